@@ -1,0 +1,10 @@
+// ESM throughout (lowdb and faker ship ESM only): ts-jest compiles to ESM and jest runs it
+// under node --experimental-vm-modules (see the test:unit script).
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+};

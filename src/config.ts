@@ -1,0 +1,258 @@
+import { parseArgs } from 'node:util';
+import type { LogLevel } from './logger.js';
+import { errorMessage } from './error-message.js';
+import { defaultFixturesPath } from './paths.js';
+import { PET_STATUSES, isPetStatus, type PetStatus } from './pets/pet.js';
+
+/** The mock's settings: built once from defaults, environment and flags; never changed. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dbPath: string | undefined;
+  readonly seed: number | undefined;
+  readonly count: number | undefined;
+  readonly fixturesPath: string;
+  readonly apiKeys: readonly string[];
+  readonly defaultStatus: PetStatus | undefined;
+  readonly logLevel: LogLevel;
+  readonly corsOrigins: readonly string[];
+}
+
+/** A setting that cannot be used; its message is one line naming the flag or variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface OptionDoc {
+  readonly env: string;
+  readonly value: string;
+  readonly fallback: string;
+  readonly description: string;
+}
+
+/** Every option: its flag (the key), its environment variable, and its documentation. */
+export const OPTIONS = {
+  port: { env: 'PORT', value: '<n>', fallback: '4010', description: 'TCP port (0: any free port)' },
+  host: {
+    env: 'HOST',
+    value: '<host>',
+    fallback: '127.0.0.1',
+    description: 'address to listen on',
+  },
+  db: {
+    env: 'MOCK_DB',
+    value: '<file.json>',
+    fallback: '(in memory)',
+    description: 'keep the store in this JSON file, across restarts',
+  },
+  seed: {
+    env: 'MOCK_SEED',
+    value: '<n>',
+    fallback: '(fixtures)',
+    description: 'generate the initial pets with faker from this seed',
+  },
+  count: {
+    env: 'MOCK_COUNT',
+    value: '<n>',
+    fallback: '100 with --seed',
+    description: 'how many pets to generate (0 to 1000000)',
+  },
+  fixtures: {
+    env: 'MOCK_FIXTURES',
+    value: '<file.json>',
+    fallback: 'fixtures/pets.json',
+    description: 'initial pets: a JSON array of Pet',
+  },
+  'api-keys': {
+    env: 'MOCK_API_KEYS',
+    value: '<k1,k2>',
+    fallback: '(any token)',
+    description: 'accept only these bearer tokens',
+  },
+  'default-status': {
+    env: 'MOCK_DEFAULT_STATUS',
+    value: '<status>',
+    fallback: '(none)',
+    description: `status given to pets created without one: ${PET_STATUSES.join(', ')}`,
+  },
+  'log-level': {
+    env: 'MOCK_LOG_LEVEL',
+    value: '<level>',
+    fallback: 'info',
+    description: 'trace, debug, info, warn, error, fatal or silent',
+  },
+  'cors-origin': {
+    env: 'MOCK_CORS_ORIGIN',
+    value: '<o1,o2|*>',
+    fallback: '(local origins)',
+    description: 'origins allowed by CORS',
+  },
+} as const satisfies Record<string, OptionDoc>;
+
+type OptionName = keyof typeof OPTIONS;
+
+const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
+
+const LOG_LEVELS: readonly LogLevel[] = [
+  'trace',
+  'debug',
+  'info',
+  'warn',
+  'error',
+  'fatal',
+  'silent',
+];
+const DEFAULT_COUNT = 100;
+const MAX_COUNT = 1_000_000;
+
+/** What the command line asks for: run the mock, or print help or the version. */
+export type Command = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
+
+type Raw = Partial<Record<OptionName, string>>;
+
+function readFlags(argv: readonly string[]): { raw: Raw; help: boolean; version: boolean } {
+  const options = Object.fromEntries(
+    OPTION_NAMES.map((name) => [name, { type: 'string' } as const]),
+  );
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: {
+        ...options,
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    const given: Record<string, unknown> = values;
+    const raw: Raw = {};
+    for (const name of OPTION_NAMES) {
+      const value = given[name];
+      if (typeof value === 'string') raw[name] = value;
+    }
+    return { raw, help: values.help === true, version: values.version === true };
+  } catch (error) {
+    throw new ConfigError(`${errorMessage(error).split('\n')[0] ?? ''} (see --help)`);
+  }
+}
+
+/** Resolves each setting: the flag wins over the environment variable. */
+function sourceOf(
+  name: OptionName,
+  flags: Raw,
+  env: NodeJS.ProcessEnv,
+): { value: string; label: string } | undefined {
+  const flag = flags[name];
+  if (flag !== undefined) return { value: flag, label: `--${name}` };
+  const fromEnv = env[OPTIONS[name].env];
+  if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, label: OPTIONS[name].env };
+  return undefined;
+}
+
+function integer(label: string, value: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${label}: expected an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function origins(label: string, value: string): string[] {
+  const items = list(value);
+  for (const item of items) {
+    if (item === '*') continue;
+    let valid = false;
+    try {
+      valid = new URL(item).origin === item;
+    } catch {
+      valid = false;
+    }
+    if (!valid)
+      throw new ConfigError(`${label}: "${item}" is not an origin like http://localhost:3000`);
+  }
+  return items;
+}
+
+/** Builds the read-only Config from the command line and the environment. */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
+  const { raw, help, version } = readFlags(argv);
+  if (help) return { kind: 'help' };
+  if (version) return { kind: 'version' };
+  const get = (name: OptionName) => sourceOf(name, raw, env);
+
+  const port = get('port');
+  const seed = get('seed');
+  const count = get('count');
+  const fixtures = get('fixtures');
+  const defaultStatus = get('default-status');
+  const logLevel = get('log-level');
+  const host = get('host');
+
+  if (fixtures && (seed || count)) {
+    throw new ConfigError(
+      `${fixtures.label} cannot be combined with ${(seed ?? count)?.label ?? ''}`,
+    );
+  }
+  if (defaultStatus && !isPetStatus(defaultStatus.value)) {
+    throw new ConfigError(
+      `${defaultStatus.label}: expected one of ${PET_STATUSES.join(', ')}, got "${defaultStatus.value}"`,
+    );
+  }
+  const level = LOG_LEVELS.find((l) => l === logLevel?.value);
+  if (logLevel && !level) {
+    throw new ConfigError(
+      `${logLevel.label}: expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel.value}"`,
+    );
+  }
+  if (host?.value.trim() === '') throw new ConfigError(`${host.label}: expected an address`);
+
+  const generated = seed !== undefined || count !== undefined;
+  const corsOrigin = get('cors-origin');
+  const apiKeys = get('api-keys');
+  const db = get('db');
+  const config: Config = {
+    port: port ? integer(port.label, port.value, 0, 65535) : 4010,
+    host: host?.value.trim() ?? '127.0.0.1',
+    dbPath: db?.value,
+    seed: generated ? (seed ? integer(seed.label, seed.value, 0, 2 ** 32 - 1) : 1) : undefined,
+    count: generated
+      ? count
+        ? integer(count.label, count.value, 0, MAX_COUNT)
+        : DEFAULT_COUNT
+      : undefined,
+    fixturesPath: fixtures?.value ?? defaultFixturesPath,
+    apiKeys: apiKeys ? list(apiKeys.value) : [],
+    defaultStatus:
+      defaultStatus && isPetStatus(defaultStatus.value) ? defaultStatus.value : undefined,
+    logLevel: level ?? 'info',
+    corsOrigins: corsOrigin ? origins(corsOrigin.label, corsOrigin.value) : [],
+  };
+  return { kind: 'run', config: Object.freeze(config) };
+}
+
+/** The --help text, generated from the options table. */
+export function helpText(): string {
+  const rows = Object.entries(OPTIONS).map(([name, doc]: [string, OptionDoc]) => {
+    const flag = `--${name} ${doc.value}`.padEnd(30);
+    return `  ${flag}${doc.description}\n  ${''.padEnd(30)}env ${doc.env}, default ${doc.fallback}`;
+  });
+  return [
+    'petstore-mock: a contract-faithful mock of the Pet Store API (openapi.yaml)',
+    '',
+    'Usage: petstore-mock [options]',
+    '',
+    ...rows,
+    `  ${'--help, -h'.padEnd(30)}print this help`,
+    `  ${'--version, -v'.padEnd(30)}print the version`,
+    '',
+    'Flags win over environment variables. The API is served under /v1.',
+  ].join('\n');
+}

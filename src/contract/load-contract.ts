@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { errorMessage } from '../error-message.js';
+import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import { createOperationIndex, type OperationIndex } from './operation-index.js';
+import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
+
+/** A loaded contract: the document, its operations, and checks for its schemas. */
+export interface Contract {
+  readonly path: string;
+  readonly document: OpenApiDocument;
+  readonly operations: OperationIndex;
+  readonly checkSchema: (name: string) => SchemaCheck;
+}
+
+/** Reads and indexes an OpenAPI document; throws a message naming the file if it is unusable. */
+export function loadContract(path: string): Contract {
+  let parsed: unknown;
+  try {
+    parsed = parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read the contract ${path}: ${errorMessage(error)}`);
+  }
+  if (!isOpenApiDocument(parsed)) {
+    throw new Error(`${path} is not an OpenAPI 3.0 document`);
+  }
+  const document = parsed;
+  return {
+    path,
+    document,
+    operations: createOperationIndex(document),
+    checkSchema: createSchemaChecks(document),
+  };
+}

@@ -1,0 +1,74 @@
+import type { OpenApiDocument } from './openapi-document.js';
+import { isRecord } from './openapi-document.js';
+
+/** One operation of a contract, as routing and scenarios need to know it. */
+export interface Operation {
+  readonly operationId: string;
+  readonly method: string;
+  /** The full path template, base path included, e.g. `/v1/pets/{petId}`. */
+  readonly pathTemplate: string;
+  /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
+  readonly statuses: readonly number[];
+  readonly deprecated: boolean;
+}
+
+/** Finds the operation a request is for, by method and path, without running the validator. */
+export interface OperationIndex {
+  readonly operations: readonly Operation[];
+  find(method: string, path: string): Operation | undefined;
+  byId(operationId: string): Operation | undefined;
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+function templateToRegExp(template: string): RegExp {
+  const escaped = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/** The base path of the document's first server, e.g. `/v1` for `{base_url}/v1`. */
+export function basePathOf(document: OpenApiDocument): string {
+  const server = document.servers?.[0];
+  const variables = server?.variables ?? {};
+  const url = (server?.url ?? '/').replace(
+    /\{([^}]+)\}/g,
+    (_match, name: string) => variables[name]?.default ?? '',
+  );
+  return new URL(url, 'http://base.invalid').pathname.replace(/\/$/, '');
+}
+
+/** Indexes the operations of a document under its base path. */
+export function createOperationIndex(document: OpenApiDocument): OperationIndex {
+  const basePath = basePathOf(document);
+  const entries: { operation: Operation; pattern: RegExp }[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isRecord(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!isRecord(op) || typeof op.operationId !== 'string') continue;
+      const responses = isRecord(op.responses) ? Object.keys(op.responses) : [];
+      const pathTemplate = `${basePath}${path}`;
+      entries.push({
+        pattern: templateToRegExp(pathTemplate),
+        operation: {
+          operationId: op.operationId,
+          method: method.toUpperCase(),
+          pathTemplate,
+          statuses: responses.map(Number).filter(Number.isInteger),
+          deprecated: op.deprecated === true,
+        },
+      });
+    }
+  }
+  const byId = new Map(entries.map(({ operation }) => [operation.operationId, operation]));
+  return {
+    operations: entries.map(({ operation }) => operation),
+    find: (method, path) =>
+      entries.find(({ operation, pattern }) => operation.method === method && pattern.test(path))
+        ?.operation,
+    byId: (operationId) => byId.get(operationId),
+  };
+}

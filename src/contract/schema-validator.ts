@@ -1,0 +1,32 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { OpenApiDocument } from './openapi-document.js';
+
+/** Validates a value against one of the document's component schemas; returns the problems found. */
+export type SchemaCheck = (value: unknown) => readonly string[];
+
+const DOCUMENT_ID = 'contract';
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function describe(errors: readonly ErrorObject[]): string[] {
+  return errors.map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+}
+
+/**
+ * Compiles checks for the document's component schemas with a plain Ajv, independent of the
+ * request validator: used to check fixtures and stored data before they are served.
+ */
+export function createSchemaChecks(document: OpenApiDocument): (name: string) => SchemaCheck {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addFormat('int64', {
+    type: 'number',
+    validate: (n: number) =>
+      Number.isInteger(n) && BigInt(n) >= INT64_MIN && BigInt(n) <= INT64_MAX,
+  });
+  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components ?? {} });
+  return (name) => {
+    const validate = ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`);
+    if (!validate) throw new Error(`the contract has no schema named ${name}`);
+    return (value) => (validate(value) ? [] : describe(validate.errors ?? []));
+  };
+}

@@ -1,0 +1,39 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** True for http(s) origins on this machine, whatever the port. */
+export function isLocalOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * CORS for browser apps: local origins by default, `*` for any, or an exact list. Preflights are
+ * answered here, before auth and validation, and allow the mock's control headers.
+ */
+export function createCors(allowedOrigins: readonly string[]): RequestHandler {
+  const allows = (origin: string): boolean =>
+    allowedOrigins.length === 0
+      ? isLocalOrigin(origin)
+      : allowedOrigins.includes('*') || allowedOrigins.includes(origin);
+  return cors({
+    origin: (origin, callback) => {
+      callback(null, origin !== undefined && allows(origin));
+    },
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Prefer',
+      'X-Mock-Scenario',
+      'X-Mock-Session',
+    ],
+    exposedHeaders: ['Deprecation', 'Sunset', 'Link', 'X-Request-Id', 'WWW-Authenticate'],
+    maxAge: 600,
+  });
+}

@@ -1,0 +1,43 @@
+/** The stable, documented values of the Error body's `code` field. */
+export type ErrorCode =
+  | 'unauthorized'
+  | 'bad_request'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'not_acceptable'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'internal_error';
+
+/** The body of every error response, as the contract's Error schema defines it. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  status: number;
+}
+
+/** An error that knows its HTTP answer; the one error handler turns it into an Error body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  /** The Error body for this error: `status` always equals the HTTP status. */
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+const MAX_ECHO = 120;
+
+/** Quotes client input for a message without echoing an unbounded amount of it. */
+export function quoteInput(value: string): string {
+  const shown = value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,152 @@
+import { isRecord } from '../contract/openapi-document.js';
+import { HttpError, quoteInput } from './http-error.js';
+
+/** What the error mapping needs to know of the request that failed. */
+export interface FailedRequest {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  bodyLimit: string;
+}
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors: { path: string; message: string }[];
+  headers: Record<string, string>;
+}
+
+const MAX_ITEMS = 5;
+const LOCATIONS: Record<string, string> = {
+  query: 'query parameter',
+  params: 'path parameter',
+  path: 'path parameter',
+  headers: 'header',
+  body: 'body field',
+};
+
+/** express-openapi-validator's errors carry a status and a list of items. */
+function asValidatorError(error: unknown): ValidatorError | undefined {
+  if (!isRecord(error) || typeof error.status !== 'number' || !Array.isArray(error.errors)) {
+    return undefined;
+  }
+  const errors = error.errors.filter(isRecord).map((item) => ({
+    path: typeof item.path === 'string' ? item.path : '',
+    message: typeof item.message === 'string' ? item.message : 'is invalid',
+  }));
+  const headers: Record<string, string> = {};
+  if (isRecord(error.headers)) {
+    for (const [name, value] of Object.entries(error.headers)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+  }
+  const message = typeof error.message === 'string' ? error.message : '';
+  return { status: error.status, message, errors, headers };
+}
+
+/** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
+function describeItem({ path, message }: { path: string; message: string }): string {
+  const [location = '', ...rest] = path.replace(/^\.?\/?/, '').split(/[/.]/);
+  const name = rest.join('.');
+  const where = LOCATIONS[location];
+  if (where === undefined) return message;
+  if (location === 'body' && (name === '' || name === 'body')) {
+    return /required property 'body'/.test(message)
+      ? 'the request body is required'
+      : `the body ${message}`;
+  }
+  if (/^must have required property/.test(message)) return `${where} '${name}' is required`;
+  if (/^Unknown query parameter/.test(message)) return `${where} '${name}' is not in the contract`;
+  return `${where} '${name}' ${message}`;
+}
+
+function badRequestMessage(items: ValidatorError['errors'], fallback: string): string {
+  if (items.length === 0) return fallback;
+  const described = items.slice(0, MAX_ITEMS).map(describeItem);
+  const more = items.length > MAX_ITEMS ? ` (and ${items.length - MAX_ITEMS} more)` : '';
+  const outsideContract = items.some((item) => /^\/?(query|params|path)\b/.test(item.path))
+    ? ': the value is outside the contract'
+    : '';
+  const text = described.join('; ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${more}${outsideContract}.`;
+}
+
+function fromValidator(error: ValidatorError, request: FailedRequest): HttpError {
+  switch (error.status) {
+    case 400:
+      return new HttpError(400, 'bad_request', badRequestMessage(error.errors, error.message));
+    case 404:
+      return new HttpError(
+        404,
+        'not_found',
+        `No operation of the contract matches ${request.method} ${quoteInput(request.path)}.`,
+      );
+    case 405: {
+      const allow = (error.headers.Allow ?? '').toUpperCase();
+      return new HttpError(
+        405,
+        'method_not_allowed',
+        `Method ${request.method} is not allowed on ${quoteInput(request.path)}; allowed: ${allow}.`,
+        { Allow: allow },
+      );
+    }
+    case 406:
+      return new HttpError(406, 'not_acceptable', 'The mock can only answer application/json.');
+    case 413:
+      return payloadTooLarge(request);
+    case 415:
+      return new HttpError(
+        400,
+        'unsupported_media_type',
+        `The body must be application/json, not ${quoteInput(request.contentType ?? 'none')}.`,
+      );
+    case 500:
+      return new HttpError(
+        500,
+        'internal_error',
+        `The mock's response broke the contract (a bug in the mock): ${error.errors
+          .map((item) => `${item.path} ${item.message}`)
+          .join('; ')}.`,
+      );
+    default:
+      return new HttpError(error.status >= 500 ? 500 : 400, 'bad_request', error.message);
+  }
+}
+
+function payloadTooLarge(request: FailedRequest): HttpError {
+  return new HttpError(
+    413,
+    'payload_too_large',
+    `The request body is larger than the limit of ${request.bodyLimit}.`,
+  );
+}
+
+/** body-parser's errors carry a `type` such as `entity.parse.failed`. */
+function fromBodyParser(type: string, request: FailedRequest): HttpError {
+  switch (type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'bad_request', 'The request body is not a valid JSON object.');
+    case 'entity.too.large':
+      return payloadTooLarge(request);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(
+        400,
+        'unsupported_media_type',
+        'The body must be application/json in UTF-8, without content encoding.',
+      );
+    default:
+      return new HttpError(400, 'bad_request', 'The request body could not be read.');
+  }
+}
+
+/** Turns anything thrown or passed to next() into the one HttpError the handler answers with. */
+export function toHttpError(error: unknown, request: FailedRequest): HttpError {
+  if (error instanceof HttpError) return error;
+  if (isRecord(error) && typeof error.type === 'string' && typeof error.status === 'number') {
+    return fromBodyParser(error.type, request);
+  }
+  const validatorError = asValidatorError(error);
+  if (validatorError) return fromValidator(validatorError, request);
+  return new HttpError(500, 'internal_error', 'The mock failed while answering (see its log).');
+}

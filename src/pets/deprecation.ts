@@ -1,0 +1,34 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+
+/**
+ * RFC 9745 wants the date the operation was deprecated; the interface gives none, only that
+ * version 1.0.0 marks it deprecated. We use 2025-01-01T00:00:00Z, i.e. "already deprecated".
+ */
+export const DEPRECATION = '@1735689600';
+/** RFC 8594: removal is announced for 5 December 2030. */
+export const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+
+const MAX_CLIENTS_REMEMBERED = 1000;
+
+/**
+ * Marks every response of the deprecated getPet (401 and 404 included) with Deprecation, Sunset
+ * and a Link to its replacement, and logs a warning once per client.
+ */
+export function createDeprecationNotice(logger: Logger, basePath: string): RequestHandler {
+  const link = `<${basePath}/pets>; rel="successor-version"; title="GET /pets with a status filter"`;
+  const warned = new Set<string>();
+  return (req, res, next) => {
+    res.set({ Deprecation: DEPRECATION, Sunset: SUNSET, Link: link });
+    const client = `${req.ip ?? ''} ${req.headers['user-agent'] ?? ''}`;
+    if (!warned.has(client)) {
+      if (warned.size >= MAX_CLIENTS_REMEMBERED) warned.clear();
+      warned.add(client);
+      logger.warn(
+        { operationId: 'getPet', client, sunset: SUNSET },
+        'getPet is deprecated and will be removed on 2030-12-05: use GET /pets with a status filter',
+      );
+    }
+    next();
+  };
+}

@@ -1,0 +1,66 @@
+import { Router } from 'express';
+import { isRecord } from '../contract/openapi-document.js';
+import { HttpError, quoteInput } from '../http/http-error.js';
+import type { PetStore } from '../store/pet-store.js';
+import { isPetStatus, type NewPet, type PetStatus } from './pet.js';
+
+export interface PetRoutesOptions {
+  /** Status given to created pets that come without one (the contract names no default). */
+  defaultStatus?: PetStatus | undefined;
+}
+
+const DEFAULT_LIMIT = 20;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+// The validator checks that petId is an integer but not that it fits in int64.
+function isOutsideInt64(text: string): boolean {
+  if (!/^[+-]?\d+$/.test(text)) return false;
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX;
+}
+
+// The validator has already checked every input against the contract; these only narrow types.
+function readLimit(value: unknown): number {
+  const limit = Number(value ?? DEFAULT_LIMIT);
+  return Number.isInteger(limit) ? limit : DEFAULT_LIMIT;
+}
+
+function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet {
+  if (!isRecord(body) || typeof body.name !== 'string' || typeof body.categoryId !== 'number') {
+    throw new HttpError(400, 'bad_request', 'The body must be a NewPet.');
+  }
+  const status = isPetStatus(body.status) ? body.status : defaultStatus;
+  return { name: body.name, categoryId: body.categoryId, ...(status && { status }) };
+}
+
+/** The three operations of the contract: thin handlers over the store. */
+export function createPetRoutes(store: PetStore, options: PetRoutesOptions = {}): Router {
+  const router = Router();
+
+  router.get('/pets', (req, res) => {
+    const status = isPetStatus(req.query.status) ? req.query.status : undefined;
+    res.json(store.list({ limit: readLimit(req.query.limit), status }));
+  });
+
+  router.post('/pets', async (req, res) => {
+    const pet = await store.create(readNewPet(req.body, options.defaultStatus));
+    res.status(201).json(pet);
+  });
+
+  router.get('/pets/:petId', (req, res) => {
+    const text = req.params.petId;
+    if (isOutsideInt64(text)) {
+      throw new HttpError(
+        400,
+        'bad_request',
+        `Path parameter 'petId' is not an int64: the value is outside the contract.`,
+      );
+    }
+    const pet = store.get(Number(text));
+    if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteInput(text)}.`);
+    res.json(pet);
+  });
+
+  return router;
+}

@@ -1,0 +1,21 @@
+/** The values of the contract's PetStatus enumeration. */
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+
+export type PetStatus = (typeof PET_STATUSES)[number];
+
+/** The contract's NewPet: the body of createPet. */
+export interface NewPet {
+  name: string;
+  categoryId: number;
+  status?: PetStatus;
+}
+
+/** The contract's Pet: a NewPet with the id the service assigned. */
+export interface Pet extends NewPet {
+  id: number;
+}
+
+/** Tells whether a value is one of the PetStatus values. */
+export function isPetStatus(value: unknown): value is PetStatus {
+  return PET_STATUSES.some((status) => status === value);
+}

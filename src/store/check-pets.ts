@@ -1,0 +1,42 @@
+import type { SchemaCheck } from '../contract/schema-validator.js';
+import { isRecord } from '../contract/openapi-document.js';
+import { isPetStatus, type Pet } from '../pets/pet.js';
+
+function isPet(value: unknown): value is Pet {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'number' &&
+    typeof value.name === 'string' &&
+    typeof value.categoryId === 'number' &&
+    (value.status === undefined || isPetStatus(value.status))
+  );
+}
+
+/** Only the Pet fields, in a stable order. */
+function petFields(pet: Pet): Pet {
+  const copy: Pet = { id: pet.id, name: pet.name, categoryId: pet.categoryId };
+  if (pet.status !== undefined) copy.status = pet.status;
+  return copy;
+}
+
+/**
+ * Checks a list of pets against the contract's Pet schema, plus what the mock needs (positive,
+ * unique ids). Throws a message naming the source and the entry at fault.
+ */
+export function checkPets(value: unknown, source: string, checkPet: SchemaCheck): Pet[] {
+  if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of pets`);
+  const seen = new Set<number>();
+  return value.map((entry: unknown, index) => {
+    const problems = [...checkPet(entry)];
+    if (isPet(entry)) {
+      if (entry.id < 1) problems.push('/id must be a positive integer');
+      if (seen.has(entry.id)) problems.push(`/id ${entry.id} is used by an earlier entry`);
+      seen.add(entry.id);
+    }
+    if (problems.length > 0 || !isPet(entry)) {
+      const detail = problems.length > 0 ? problems.join('; ') : 'is not a Pet';
+      throw new Error(`${source}: entry ${index}: ${detail}`);
+    }
+    return petFields(entry);
+  });
+}

@@ -1,0 +1,69 @@
+import type { Low } from 'lowdb';
+import type { NewPet, Pet, PetStatus } from '../pets/pet.js';
+import { copyStoreData, type StoreData } from './store-data.js';
+
+/** The query of listPets, after validation and defaults. */
+export interface ListQuery {
+  limit: number;
+  status?: PetStatus;
+}
+
+/** The pets of one store, over an injected lowdb; knows nothing of HTTP. */
+export class PetStore {
+  readonly #db: Low<StoreData>;
+  readonly #initial: StoreData;
+  #byId = new Map<number, Pet>();
+
+  /** `db` must already hold validated data; `initial` is what reset() restores. */
+  constructor(db: Low<StoreData>, initial: StoreData) {
+    this.#db = db;
+    this.#initial = copyStoreData(initial);
+    this.#reindex();
+  }
+
+  /** Number of pets stored. */
+  get size(): number {
+    return this.#db.data.pets.length;
+  }
+
+  /** Pets in ascending id order; O(limit) when unfiltered. */
+  list({ limit, status }: ListQuery): Pet[] {
+    const { pets } = this.#db.data;
+    if (status === undefined) return pets.slice(0, limit);
+    const found: Pet[] = [];
+    for (const pet of pets) {
+      if (pet.status !== status) continue;
+      found.push(pet);
+      if (found.length === limit) break;
+    }
+    return found;
+  }
+
+  /** The pet with this id, if any. */
+  get(id: number): Pet | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Stores a new pet under the next id; resolves once the store has written it. */
+  async create(newPet: NewPet): Promise<Pet> {
+    const data = this.#db.data;
+    const pet: Pet = { id: data.nextId, name: newPet.name, categoryId: newPet.categoryId };
+    if (newPet.status !== undefined) pet.status = newPet.status;
+    data.nextId += 1;
+    data.pets.push(pet);
+    this.#byId.set(pet.id, pet);
+    await this.#db.write();
+    return pet;
+  }
+
+  /** Puts back exactly the initial pets and id counter. */
+  async reset(): Promise<void> {
+    this.#db.data = copyStoreData(this.#initial);
+    this.#reindex();
+    await this.#db.write();
+  }
+
+  #reindex(): void {
+    this.#byId = new Map(this.#db.data.pets.map((pet) => [pet.id, pet]));
+  }
+}
