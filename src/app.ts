@@ -4,50 +4,71 @@ import { createAdminRoutes } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
 import { basePathOf } from './contract/operation-index.js';
 import { createContractValidator } from './contract/validator.js';
-import { createBearerAuth } from './http/bearer-auth.js';
+import { createAdminAuth, createBearerAuth } from './http/bearer-auth.js';
 import { createCors } from './http/cors.js';
 import { createErrorHandler, notFound } from './http/error-handler.js';
+import { RequestContexts } from './http/request-context.js';
 import { createRequestLog } from './http/request-log.js';
 import { createDeprecationNotice } from './pets/deprecation.js';
 import type { PetStatus } from './pets/pet.js';
 import { createPetRoutes } from './pets/pet-routes.js';
-import type { PetStore } from './store/pet-store.js';
+import type { Scenario } from './scenarios/scenario.js';
+import { createScenarioLayer } from './scenarios/scenario-layer.js';
+import { createSessionLayer } from './sessions/session-layer.js';
+import type { SessionRegistry } from './sessions/session-registry.js';
 
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';
 
 /** Everything the app needs, handed in: nothing is created or read from the environment here. */
 export interface AppDeps {
+  /** The pet API's contract (openapi.yaml). */
   contract: Contract;
-  store: PetStore;
+  /** The admin API's own document (admin-openapi.yaml). */
+  adminContract: Contract;
+  sessions: SessionRegistry;
+  scenarios: ReadonlyMap<string, Scenario>;
   logger: Logger;
   /** Accepted bearer tokens; empty accepts any non-empty token. */
   apiKeys?: readonly string[];
   /** Allowed CORS origins; empty allows local origins only; `*` allows any. */
   corsOrigins?: readonly string[];
   defaultStatus?: PetStatus | undefined;
+  /** When set, every admin call needs it as its bearer token. */
+  adminToken?: string | undefined;
 }
 
 /** Builds the mock's Express app without listening; the order below is the order of the checks. */
 export function createApp(deps: AppDeps): Express {
-  const { contract, store, logger } = deps;
+  const { contract, adminContract, sessions, scenarios, logger } = deps;
   const basePath = basePathOf(contract.document);
+  const adminPath = basePathOf(adminContract.document);
+  const contexts = new RequestContexts();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
   app.use(createRequestLog(logger, contract.operations));
   app.use(createCors(deps.corsOrigins ?? []));
-  app.use('/__admin', createAdminRoutes(store));
 
-  // getPet is marked deprecated on every answer, so before auth can refuse it.
+  // The control plane: its own token, its own document, its own route table.
+  app.use(adminPath, createAdminAuth(deps.adminToken), express.json({ limit: BODY_LIMIT }));
+  app.use(adminPath, createContractValidator(adminContract.document));
+  app.use(adminPath, createAdminRoutes({ sessions, scenarios }));
+
+  // The pet API: session, then auth before anything else, then validation, scenarios, handlers.
   app.get(`${basePath}/pets/:petId`, createDeprecationNotice(logger, basePath));
+  app.use(basePath, createSessionLayer(sessions, contexts, contract.operations));
   app.use(basePath, createBearerAuth(deps.apiKeys ?? []));
   app.use(basePath, express.json({ limit: BODY_LIMIT }));
-  app.use(createContractValidator(contract.document));
-  app.use(basePath, createPetRoutes(store, { defaultStatus: deps.defaultStatus }));
+  app.use(basePath, createContractValidator(contract.document));
+  app.use(basePath, createScenarioLayer(contract.operations, scenarios, contexts));
+  app.use(
+    basePath,
+    createPetRoutes((req) => contexts.of(req).session.store, { defaultStatus: deps.defaultStatus }),
+  );
 
   app.use(notFound);
-  app.use(createErrorHandler(logger, BODY_LIMIT));
+  app.use(createErrorHandler(logger, BODY_LIMIT, contexts));
   return app;
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { LogLevel } from './logger.js';
 import { errorMessage } from './error-message.js';
-import { defaultFixturesPath } from './paths.js';
+import { defaultFixturesPath, defaultScenariosDir } from './paths.js';
 import { PET_STATUSES, isPetStatus, type PetStatus } from './pets/pet.js';
 
 /** The mock's settings: built once from defaults, environment and flags; never changed. */
@@ -16,6 +16,11 @@ export interface Config {
   readonly defaultStatus: PetStatus | undefined;
   readonly logLevel: LogLevel;
   readonly corsOrigins: readonly string[];
+  readonly scenario: string | undefined;
+  readonly scenariosDir: string;
+  readonly maxSessions: number;
+  readonly journalSize: number;
+  readonly adminToken: string | undefined;
 }
 
 /** A setting that cannot be used; its message is one line naming the flag or variable. */
@@ -87,6 +92,36 @@ export const OPTIONS = {
     fallback: '(local origins)',
     description: 'origins allowed by CORS',
   },
+  scenario: {
+    env: 'MOCK_SCENARIO',
+    value: '<name>',
+    fallback: '(none)',
+    description: 'scenario switched on from the start (and after each reset)',
+  },
+  'scenarios-dir': {
+    env: 'MOCK_SCENARIOS_DIR',
+    value: '<dir>',
+    fallback: 'scenarios/',
+    description: 'folder of scenario files (*.yaml)',
+  },
+  'max-sessions': {
+    env: 'MOCK_MAX_SESSIONS',
+    value: '<n>',
+    fallback: '100',
+    description: 'live X-Mock-Session sessions kept; least recently used dropped',
+  },
+  'journal-size': {
+    env: 'MOCK_JOURNAL_SIZE',
+    value: '<n>',
+    fallback: '1000',
+    description: 'requests kept in each session journal (GET /__admin/requests)',
+  },
+  'admin-token': {
+    env: 'MOCK_ADMIN_TOKEN',
+    value: '<token>',
+    fallback: '(admin open)',
+    description: 'bearer token every /__admin call must carry',
+  },
 } as const satisfies Record<string, OptionDoc>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -103,6 +138,8 @@ const LOG_LEVELS: readonly LogLevel[] = [
   'silent',
 ];
 const DEFAULT_COUNT = 100;
+const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_JOURNAL_SIZE = 1000;
 const MAX_COUNT = 1_000_000;
 
 /** What the command line asks for: run the mock, or print help or the version. */
@@ -218,6 +255,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
   const corsOrigin = get('cors-origin');
   const apiKeys = get('api-keys');
   const db = get('db');
+  const scenario = get('scenario');
+  const scenariosDir = get('scenarios-dir');
+  const maxSessions = get('max-sessions');
+  const journalSize = get('journal-size');
+  const adminToken = get('admin-token');
   const config: Config = {
     port: port ? integer(port.label, port.value, 0, 65535) : 4010,
     host: host?.value.trim() ?? '127.0.0.1',
@@ -234,6 +276,15 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
       defaultStatus && isPetStatus(defaultStatus.value) ? defaultStatus.value : undefined,
     logLevel: level ?? 'info',
     corsOrigins: corsOrigin ? origins(corsOrigin.label, corsOrigin.value) : [],
+    scenario: scenario?.value.trim(),
+    scenariosDir: scenariosDir?.value ?? defaultScenariosDir,
+    maxSessions: maxSessions
+      ? integer(maxSessions.label, maxSessions.value, 1, 100_000)
+      : DEFAULT_MAX_SESSIONS,
+    journalSize: journalSize
+      ? integer(journalSize.label, journalSize.value, 0, 100_000)
+      : DEFAULT_JOURNAL_SIZE,
+    adminToken: adminToken?.value,
   };
   return { kind: 'run', config: Object.freeze(config) };
 }

@@ -9,3 +9,9 @@ export const defaultContractPath = join(packageRoot, 'openapi.yaml');
 
 /** The fixture file used when neither --fixtures nor --seed is given. */
 export const defaultFixturesPath = join(packageRoot, 'fixtures', 'pets.json');
+
+/** The admin API's own OpenAPI document. */
+export const adminContractPath = join(packageRoot, 'admin-openapi.yaml');
+
+/** The scenarios shipped with the package. */
+export const defaultScenariosDir = join(packageRoot, 'scenarios');

@@ -3,12 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { loadContract } from './contract/load-contract.js';
 import { basePathOf } from './contract/operation-index.js';
 import { isRecord } from './contract/openapi-document.js';
-import { defaultContractPath } from './paths.js';
-import { loadInitialData } from './store/initial-data-for.js';
-import { openPetStore } from './store/open-store.js';
+import { loadMock, StartError } from './load-mock.js';
 import type { PetStore } from './store/pet-store.js';
 
 /** A listening mock. */
@@ -20,11 +17,6 @@ export interface RunningServer {
   readonly port: number;
   readonly store: PetStore;
   close(): Promise<void>;
-}
-
-/** A start that failed for a reason the user can act on; its message is one line. */
-export class StartError extends Error {
-  override name = 'StartError';
 }
 
 function listenError(error: unknown, config: Config): Error {
@@ -57,37 +49,18 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
   });
 }
 
-/** Loads the contract and the data, builds the app and listens: the only listen() in the mock. */
+/** Loads the contracts, scenarios and data, builds the app and listens: the only listen(). */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const contract = loadContract(defaultContractPath);
-  const checkPet = contract.checkSchema('Pet');
-  const initial = loadInitialData(
-    config.seed !== undefined
-      ? { kind: 'generated', seed: config.seed, count: config.count ?? 0 }
-      : { kind: 'fixtures', path: config.fixturesPath },
-    checkPet,
-  );
-  let store: PetStore;
-  try {
-    store = await openPetStore({ initial, dbPath: config.dbPath, checkPet });
-  } catch (error) {
-    throw new StartError(error instanceof Error ? error.message : String(error));
-  }
-  const app = createApp({
-    contract,
-    store,
-    logger,
-    apiKeys: config.apiKeys,
-    corsOrigins: config.corsOrigins,
-    defaultStatus: config.defaultStatus,
-  });
+  const deps = await loadMock(config, logger);
+  const app = createApp(deps);
+  const store = deps.sessions.default.store;
   const server = createServer(app);
   const address = await listen(server, config);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   return {
     url,
-    apiUrl: `${url}${basePathOf(contract.document)}`,
+    apiUrl: `${url}${basePathOf(deps.contract.document)}`,
     port: address.port,
     store,
     close: () =>

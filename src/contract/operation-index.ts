@@ -9,6 +9,8 @@ export interface Operation {
   readonly pathTemplate: string;
   /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
   readonly statuses: readonly number[];
+  /** For each documented status, the component schema of its JSON body, e.g. `{ 200: 'Pets' }`. */
+  readonly bodySchemas: Readonly<Record<number, string>>;
   readonly deprecated: boolean;
 }
 
@@ -40,6 +42,33 @@ export function basePathOf(document: OpenApiDocument): string {
   return new URL(url, 'http://base.invalid').pathname.replace(/\/$/, '');
 }
 
+const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
+const RESPONSE_REF = /^#\/components\/responses\/([^/]+)$/;
+
+/** The component schema named by a response's JSON body, following a response `$ref`. */
+function bodySchemaOf(document: OpenApiDocument, response: unknown): string | undefined {
+  let resolved = response;
+  if (isRecord(resolved) && typeof resolved.$ref === 'string') {
+    const name = RESPONSE_REF.exec(resolved.$ref)?.[1];
+    resolved = name === undefined ? undefined : document.components?.responses?.[name];
+  }
+  if (!isRecord(resolved) || !isRecord(resolved.content)) return undefined;
+  const json = resolved.content['application/json'];
+  const schema = isRecord(json) ? json.schema : undefined;
+  const ref = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref : '';
+  return SCHEMA_REF.exec(ref)?.[1];
+}
+
+function bodySchemasOf(document: OpenApiDocument, responses: unknown): Record<number, string> {
+  const schemas: Record<number, string> = {};
+  if (!isRecord(responses)) return schemas;
+  for (const [status, response] of Object.entries(responses)) {
+    const name = bodySchemaOf(document, response);
+    if (name !== undefined) schemas[Number(status)] = name;
+  }
+  return schemas;
+}
+
 /** Indexes the operations of a document under its base path. */
 export function createOperationIndex(document: OpenApiDocument): OperationIndex {
   const basePath = basePathOf(document);
@@ -58,6 +87,7 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
           method: method.toUpperCase(),
           pathTemplate,
           statuses: responses.map(Number).filter(Number.isInteger),
+          bodySchemas: bodySchemasOf(document, op.responses),
           deprecated: op.deprecated === true,
         },
       });

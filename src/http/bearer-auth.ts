@@ -13,11 +13,35 @@ function unauthorized(message: string, challenge = CHALLENGE): HttpError {
 }
 
 /** Compares a token with every key in constant time (digests make the lengths equal). */
-function createKeyCheck(keys: readonly string[]): (token: string) => boolean {
+function createTokenCheck(keys: readonly string[]): (token: string) => boolean {
   const digests = keys.map(digest);
   return (token) => {
     const candidate = digest(token);
     return digests.reduce((found, key) => timingSafeEqual(key, candidate) || found, false);
+  };
+}
+
+/** The bearer token of an Authorization header, or the 401 that explains what is wrong. */
+function bearerTokenOf(header: string | undefined, what: string): string | HttpError {
+  if (header === undefined || header.trim() === '') {
+    return unauthorized(`Missing ${what}: send it as "Authorization: Bearer <token>".`);
+  }
+  const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
+  if (match?.[1]?.toLowerCase() !== 'bearer') {
+    return unauthorized('The Authorization header must use the Bearer scheme.');
+  }
+  const token = match[2]?.trim() ?? '';
+  return token === '' ? unauthorized(`The bearer token is empty: send the ${what}.`) : token;
+}
+
+function createAuth(keys: readonly string[], what: string): RequestHandler {
+  const isKnown = keys.length > 0 ? createTokenCheck(keys) : () => true;
+  return (req, _res, next) => {
+    const token = bearerTokenOf(req.headers.authorization, what);
+    if (token instanceof HttpError) next(token);
+    else if (!isKnown(token))
+      next(unauthorized(`Invalid ${what}.`, `${CHALLENGE}, error="invalid_token"`));
+    else next();
   };
 }
 
@@ -26,27 +50,14 @@ function createKeyCheck(keys: readonly string[]): (token: string) => boolean {
  * configured any non-empty token is accepted; otherwise only the given keys.
  */
 export function createBearerAuth(apiKeys: readonly string[]): RequestHandler {
-  const isKnown = apiKeys.length > 0 ? createKeyCheck(apiKeys) : () => true;
-  return (req, _res, next) => {
-    const header = req.headers.authorization;
-    if (header === undefined || header.trim() === '') {
-      next(unauthorized('Missing API key: send it as "Authorization: Bearer <API_KEY>".'));
-      return;
-    }
-    const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
-    if (match?.[1]?.toLowerCase() !== 'bearer') {
-      next(unauthorized('The Authorization header must use the Bearer scheme.'));
-      return;
-    }
-    const token = match[2]?.trim() ?? '';
-    if (token === '') {
-      next(unauthorized('The bearer token is empty: send "Authorization: Bearer <API_KEY>".'));
-      return;
-    }
-    if (!isKnown(token)) {
-      next(unauthorized('Invalid API key.', `${CHALLENGE}, error="invalid_token"`));
-      return;
-    }
-    next();
-  };
+  return createAuth(apiKeys, 'API key');
+}
+
+/** The admin API's guard: open without a token; with one, only that token (never an API key). */
+export function createAdminAuth(adminToken: string | undefined): RequestHandler {
+  if (adminToken === undefined)
+    return (_req, _res, next) => {
+      next();
+    };
+  return createAuth([adminToken], 'admin token');
 }

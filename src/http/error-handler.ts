@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpError, quoteInput } from './http-error.js';
+import type { RequestContexts } from './request-context.js';
 import { toHttpError } from './to-http-error.js';
 
 /** The JSON 404 for any path that nothing else answered. */
@@ -13,7 +14,11 @@ export const notFound: RequestHandler = (req, _res, next) => {
  * The one place errors become responses: always `{code, message, status}` as JSON, never HTML or
  * a stack trace. Server-side failures are logged with their cause.
  */
-export function createErrorHandler(logger: Logger, bodyLimit: string): ErrorRequestHandler {
+export function createErrorHandler(
+  logger: Logger,
+  bodyLimit: string,
+  contexts: RequestContexts,
+): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const httpError = toHttpError(error, {
       method: req.method,
@@ -21,6 +26,8 @@ export function createErrorHandler(logger: Logger, bodyLimit: string): ErrorRequ
       contentType: req.headers['content-type'],
       bodyLimit,
     });
+    const context = contexts.find(req);
+    if (context && httpError.status < 500) context.validationErrors = httpError.details;
     if (httpError.status >= 500) {
       logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, httpError.message);
     }

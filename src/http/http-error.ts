@@ -7,7 +7,12 @@ export type ErrorCode =
   | 'not_acceptable'
   | 'unsupported_media_type'
   | 'payload_too_large'
-  | 'internal_error';
+  | 'internal_error'
+  // Refusals of the mock's control plane (scenarios, sessions), not answers of the imitated service.
+  | 'not_in_contract'
+  | 'unknown_scenario'
+  | 'invalid_preference'
+  | 'invalid_session';
 
 /** The body of every error response, as the contract's Error schema defines it. */
 export interface ErrorBody {
@@ -23,6 +28,8 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** The individual problems behind the message, e.g. one per invalid field. */
+    readonly details: readonly string[] = [message],
   ) {
     super(message);
     this.name = 'HttpError';

@@ -73,8 +73,17 @@ function badRequestMessage(items: ValidatorError['errors'], fallback: string): s
 
 function fromValidator(error: ValidatorError, request: FailedRequest): HttpError {
   switch (error.status) {
-    case 400:
-      return new HttpError(400, 'bad_request', badRequestMessage(error.errors, error.message));
+    case 400: {
+      const message = badRequestMessage(error.errors, error.message);
+      const details = error.errors.map(describeItem);
+      return new HttpError(
+        400,
+        'bad_request',
+        message,
+        {},
+        details.length > 0 ? details : [message],
+      );
+    }
     case 404:
       return new HttpError(
         404,

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { isRecord } from '../contract/openapi-document.js';
 import { HttpError, quoteInput } from '../http/http-error.js';
 import type { PetStore } from '../store/pet-store.js';
@@ -34,17 +34,20 @@ function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet
   return { name: body.name, categoryId: body.categoryId, ...(status && { status }) };
 }
 
-/** The three operations of the contract: thin handlers over the store. */
-export function createPetRoutes(store: PetStore, options: PetRoutesOptions = {}): Router {
+/** The three operations of the contract: thin handlers over the store of the request's session. */
+export function createPetRoutes(
+  storeOf: (req: Request) => PetStore,
+  options: PetRoutesOptions = {},
+): Router {
   const router = Router();
 
   router.get('/pets', (req, res) => {
     const status = isPetStatus(req.query.status) ? req.query.status : undefined;
-    res.json(store.list({ limit: readLimit(req.query.limit), status }));
+    res.json(storeOf(req).list({ limit: readLimit(req.query.limit), status }));
   });
 
   router.post('/pets', async (req, res) => {
-    const pet = await store.create(readNewPet(req.body, options.defaultStatus));
+    const pet = await storeOf(req).create(readNewPet(req.body, options.defaultStatus));
     res.status(201).json(pet);
   });
 
@@ -57,7 +60,7 @@ export function createPetRoutes(store: PetStore, options: PetRoutesOptions = {})
         `Path parameter 'petId' is not an int64: the value is outside the contract.`,
       );
     }
-    const pet = store.get(Number(text));
+    const pet = storeOf(req).get(Number(text));
     if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteInput(text)}.`);
     res.json(pet);
   });

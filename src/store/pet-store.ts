@@ -12,13 +12,11 @@ export interface ListQuery {
 export class PetStore {
   readonly #db: Low<StoreData>;
   readonly #initial: StoreData;
-  #byId = new Map<number, Pet>();
 
   /** `db` must already hold validated data; `initial` is what reset() restores. */
   constructor(db: Low<StoreData>, initial: StoreData) {
     this.#db = db;
     this.#initial = copyStoreData(initial);
-    this.#reindex();
   }
 
   /** Number of pets stored. */
@@ -39,9 +37,19 @@ export class PetStore {
     return found;
   }
 
-  /** The pet with this id, if any. */
+  /** The pet with this id, if any: a binary search, as pets are kept in ascending id order. */
   get(id: number): Pet | undefined {
-    return this.#byId.get(id);
+    const { pets } = this.#db.data;
+    let low = 0;
+    let high = pets.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const pet = pets[middle];
+      if (pet === undefined || pet.id === id) return pet;
+      if (pet.id < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
   }
 
   /** Stores a new pet under the next id; resolves once the store has written it. */
@@ -51,7 +59,6 @@ export class PetStore {
     if (newPet.status !== undefined) pet.status = newPet.status;
     data.nextId += 1;
     data.pets.push(pet);
-    this.#byId.set(pet.id, pet);
     await this.#db.write();
     return pet;
   }
@@ -59,11 +66,6 @@ export class PetStore {
   /** Puts back exactly the initial pets and id counter. */
   async reset(): Promise<void> {
     this.#db.data = copyStoreData(this.#initial);
-    this.#reindex();
     await this.#db.write();
-  }
-
-  #reindex(): void {
-    this.#byId = new Map(this.#db.data.pets.map((pet) => [pet.id, pet]));
   }
 }

@@ -6,9 +6,12 @@ export interface StoreData {
   pets: Pet[];
 }
 
-/** A deep copy, so the initial data is never shared with the live store. */
+/**
+ * A copy whose pet list is the store's own. Pet objects are shared: the store never changes a
+ * stored pet, it only appends new ones, so sessions and resets can share them cheaply.
+ */
 export function copyStoreData(data: StoreData): StoreData {
-  return { nextId: data.nextId, pets: data.pets.map((pet) => ({ ...pet })) };
+  return { nextId: data.nextId, pets: [...data.pets] };
 }
 
 /** Builds store data from pets: sorted by id, next id after the largest. */

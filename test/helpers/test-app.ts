@@ -3,8 +3,17 @@ import { pino, type Logger } from 'pino';
 import type { Express } from 'express';
 import { createApp, type AppDeps } from '../../src/app.js';
 import { loadContract, type Contract } from '../../src/contract/load-contract.js';
-import { defaultContractPath, defaultFixturesPath } from '../../src/paths.js';
+import {
+  adminContractPath,
+  defaultContractPath,
+  defaultFixturesPath,
+  defaultScenariosDir,
+} from '../../src/paths.js';
 import type { Pet } from '../../src/pets/pet.js';
+import { loadScenarios } from '../../src/scenarios/load-scenarios.js';
+import type { Scenario } from '../../src/scenarios/scenario.js';
+import { createSession, createSessionFactory } from '../../src/sessions/create-session.js';
+import { SessionRegistry } from '../../src/sessions/session-registry.js';
 import { loadFixtures } from '../../src/store/initial-data.js';
 import { openPetStore } from '../../src/store/open-store.js';
 import type { PetStore } from '../../src/store/pet-store.js';
@@ -12,6 +21,15 @@ import { storeDataFrom } from '../../src/store/store-data.js';
 
 /** The contract, loaded once per test file. */
 export const contract: Contract = loadContract(defaultContractPath);
+
+/** The admin API's document. */
+export const adminContract: Contract = loadContract(adminContractPath);
+
+/** The scenarios shipped in scenarios/. */
+export const shippedScenarios: ReadonlyMap<string, Scenario> = loadScenarios(
+  defaultScenariosDir,
+  contract,
+);
 
 /** The default fixtures, as the store starts from them. */
 export const fixturePets: readonly Pet[] = loadFixtures(
@@ -35,28 +53,45 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
 
 export interface TestApp {
   app: Express;
+  /** The default session's store. */
   store: PetStore;
+  sessions: SessionRegistry;
   logs: Record<string, unknown>[];
 }
 
-export type TestAppOptions = Partial<Omit<AppDeps, 'contract' | 'logger' | 'store'>> & {
+export type TestAppOptions = Partial<
+  Omit<AppDeps, 'contract' | 'adminContract' | 'logger' | 'sessions'>
+> & {
   /** Initial pets; the default fixtures when absent. */
   pets?: readonly Pet[];
-  /** A store of the test's own, instead of a fresh in-memory one. */
+  /** A store of the test's own for the default session, instead of a fresh in-memory one. */
   store?: PetStore;
+  maxSessions?: number;
+  journalSize?: number;
+  /** A scenario switched on from the start, by name. */
+  startupScenario?: string;
 };
 
 /** A fresh app over its own in-memory store: each test owns its data. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { pets, store: given, ...deps } = options;
-  const store =
-    given ??
-    (await openPetStore({
-      initial: storeDataFrom([...(pets ?? fixturePets)].map((pet) => ({ ...pet }))),
-      checkPet: contract.checkSchema('Pet'),
-    }));
+  const { pets, store: given, maxSessions, journalSize, startupScenario, ...deps } = options;
+  const scenarios = deps.scenarios ?? shippedScenarios;
+  const initial = storeDataFrom([...(pets ?? fixturePets)].map((pet) => ({ ...pet })));
+  const store = given ?? (await openPetStore({ initial, checkPet: contract.checkSchema('Pet') }));
+  const sessionOptions = {
+    initial,
+    seed: 1,
+    journalSize: journalSize ?? 100,
+    startupScenario: startupScenario === undefined ? undefined : scenarios.get(startupScenario),
+  };
+  const sessions = new SessionRegistry(
+    createSession(undefined, store, sessionOptions),
+    createSessionFactory(sessionOptions),
+    maxSessions ?? 10,
+  );
   const { logger, lines } = captureLogger();
-  return { app: createApp({ contract, store, logger, ...deps }), store, logs: lines };
+  const app = createApp({ contract, adminContract, sessions, scenarios, logger, ...deps });
+  return { app, store, sessions, logs: lines };
 }
 
 /** The Authorization header of an accepted request. */

@@ -1,0 +1,36 @@
+/** Latency added before a rule's answer (or before the normal answer): fixed, or a range. */
+export type Delay = { fixed: number } | { min: number; max: number };
+
+/** Failures below HTTP: `reset` sends a TCP RST; `close` ends the connection with no answer. */
+export type Fault = 'reset' | 'close';
+
+/** One rule of a scenario: which operations it matches and what it does to them. */
+export interface Rule {
+  /** operationIds this rule matches; `all` for every operation of the contract. */
+  readonly operations: readonly string[] | 'all';
+  readonly delay?: Delay;
+  readonly fault?: Fault;
+  /** A status the contract documents for every matched operation. */
+  readonly status?: number;
+  /** Error code and message of a forced error (defaults derive from the status). */
+  readonly code?: string;
+  readonly message?: string;
+  /** Body of a forced success answer, e.g. `[]` for an empty list. */
+  readonly body?: unknown;
+}
+
+/** A named set of rules; the first rule matching an operation applies to it. */
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly rules: readonly Rule[];
+  /** The file it came from, for messages. */
+  readonly source: string;
+}
+
+/** The rule of a scenario that applies to an operation, if any. */
+export function ruleFor(scenario: Scenario, operationId: string): Rule | undefined {
+  return scenario.rules.find(
+    (rule) => rule.operations === 'all' || rule.operations.includes(operationId),
+  );
+}

@@ -1,0 +1,42 @@
+import { Low, Memory } from 'lowdb';
+import { createRandom } from '../scenarios/random.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { ScenarioSwitch } from '../scenarios/scenario-switch.js';
+import { PetStore } from '../store/pet-store.js';
+import { copyStoreData, type StoreData } from '../store/store-data.js';
+import { Journal } from './journal.js';
+import type { Session } from './session.js';
+
+export interface SessionOptions {
+  initial: StoreData;
+  /** Seed of the delays drawn from scenario ranges. */
+  seed: number;
+  journalSize: number;
+  startupScenario?: Scenario | undefined;
+}
+
+/** Builds a session around a given store (the default session's may be file-backed). */
+export function createSession(
+  id: string | undefined,
+  store: PetStore,
+  options: SessionOptions,
+): Session {
+  return {
+    id,
+    store,
+    scenarios: new ScenarioSwitch(options.startupScenario),
+    journal: new Journal(options.journalSize),
+    random: createRandom(options.seed),
+  };
+}
+
+/** A factory of named sessions: each starts in memory from the initial data. */
+export function createSessionFactory(options: SessionOptions): (id: string) => Session {
+  return (id) => {
+    const store = new PetStore(
+      new Low(new Memory<StoreData>(), copyStoreData(options.initial)),
+      options.initial,
+    );
+    return createSession(id, store, options);
+  };
+}

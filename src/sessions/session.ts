@@ -1,0 +1,22 @@
+import type { Random } from '../scenarios/random.js';
+import type { ScenarioSwitch } from '../scenarios/scenario-switch.js';
+import type { PetStore } from '../store/pet-store.js';
+import type { Journal } from './journal.js';
+
+/** One isolated mock: its own pets, its own active scenario, its own journal. */
+export interface Session {
+  /** The X-Mock-Session value; undefined for the shared default session. */
+  readonly id: string | undefined;
+  readonly store: PetStore;
+  readonly scenarios: ScenarioSwitch;
+  readonly journal: Journal;
+  /** Draws the delays of scenario ranges; seeded, so runs repeat. */
+  readonly random: Random;
+}
+
+/** Back to the start: initial pets and id counter, start-up scenario, empty journal. */
+export async function resetSession(session: Session): Promise<void> {
+  await session.store.reset();
+  session.scenarios.reset();
+  session.journal.clear();
+}
