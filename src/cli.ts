@@ -28,11 +28,6 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const { config } = command;
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
-  logger.info(
-    { url: server.apiUrl, pets: server.store.size },
-    `serving the Pet Store at ${server.apiUrl}`,
-  );
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) process.exit(130); // a second signal: leave at once
@@ -46,8 +41,13 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       },
     );
   };
+  // Registered before the ready line, so a stop sent as soon as it appears is a clean one.
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  logger.info(
+    { url: server.apiUrl, pets: server.store.size },
+    `serving the Pet Store at ${server.apiUrl}`,
+  );
   return -1;
 }
 

@@ -24,6 +24,9 @@ export function createErrorHandler(
       method: req.method,
       path: req.originalUrl.split('?', 1)[0] ?? '',
       contentType: req.headers['content-type'],
+      hasBody:
+        Number(req.headers['content-length'] ?? 0) > 0 ||
+        req.headers['transfer-encoding'] !== undefined,
       bodyLimit,
     });
     const context = contexts.find(req);

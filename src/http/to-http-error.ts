@@ -6,6 +6,8 @@ export interface FailedRequest {
   method: string;
   path: string;
   contentType: string | undefined;
+  /** Whether the request came with a body at all (Content-Length > 0 or chunked). */
+  hasBody: boolean;
   bodyLimit: string;
 }
 
@@ -104,6 +106,9 @@ function fromValidator(error: ValidatorError, request: FailedRequest): HttpError
     case 413:
       return payloadTooLarge(request);
     case 415:
+      if (!request.hasBody) {
+        return new HttpError(400, 'bad_request', 'The request body is required: a JSON NewPet.');
+      }
       return new HttpError(
         400,
         'unsupported_media_type',

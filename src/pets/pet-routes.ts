@@ -13,11 +13,11 @@ const DEFAULT_LIMIT = 20;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-// The validator checks that petId is an integer but not that it fits in int64.
-function isOutsideInt64(text: string): boolean {
+// The validator coerces petId (a blank becomes 0) and does not check int64's range.
+function isInt64Literal(text: string): boolean {
   if (!/^[+-]?\d+$/.test(text)) return false;
   const value = BigInt(text);
-  return value < INT64_MIN || value > INT64_MAX;
+  return value >= INT64_MIN && value <= INT64_MAX;
 }
 
 // The validator has already checked every input against the contract; these only narrow types.
@@ -53,11 +53,11 @@ export function createPetRoutes(
 
   router.get('/pets/:petId', (req, res) => {
     const text = req.params.petId;
-    if (isOutsideInt64(text)) {
+    if (!isInt64Literal(text)) {
       throw new HttpError(
         400,
         'bad_request',
-        `Path parameter 'petId' is not an int64: the value is outside the contract.`,
+        `Path parameter 'petId' must be an int64 integer: the value is outside the contract.`,
       );
     }
     const pet = storeOf(req).get(Number(text));

@@ -1,26 +1,34 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { OperationIndex } from '../contract/operation-index.js';
 import type { RequestContexts } from '../http/request-context.js';
+import type { Session } from './session.js';
 import type { SessionRegistry } from './session-registry.js';
 
+function sessionHeader(req: Request): string | undefined {
+  const header = req.headers['x-mock-session'];
+  return typeof header === 'string' ? header : undefined;
+}
+
 /**
- * Picks the session a pet API request talks to (X-Mock-Session, or the default one) before
- * anything else, and writes the request to that session's journal when it ends.
+ * Writes every pet API request to a session's journal when it ends, refused ones included.
+ * Mounted before auth, so it never creates a session: a request that did not get one (a 401)
+ * goes to the journal of the live session it names, or to the default one.
  */
-export function createSessionLayer(
+export function createJournalLayer(
   sessions: SessionRegistry,
   contexts: RequestContexts,
   operations: OperationIndex,
 ): RequestHandler {
   return (req, res, next) => {
-    const header = req.headers['x-mock-session'];
-    const session = sessions.get(typeof header === 'string' ? header : undefined);
-    const context = { session };
-    contexts.attach(req, context);
     const started = new Date().toISOString();
     res.once('close', () => {
+      const context = contexts.find(req);
+      const header = sessionHeader(req);
+      const session: Session =
+        context?.session ??
+        (header === undefined ? undefined : sessions.peek(header)) ??
+        sessions.default;
       const path = req.originalUrl.split('?', 1)[0] ?? '';
-      const found = contexts.find(req);
       session.journal.record({
         time: started,
         requestId: String(res.getHeader('X-Request-Id') ?? ''),
@@ -28,10 +36,24 @@ export function createSessionLayer(
         path,
         operationId: operations.find(req.method, path)?.operationId ?? null,
         status: res.writableFinished ? res.statusCode : null,
-        scenario: found?.forcedBy ?? null,
-        validationErrors: found?.validationErrors ?? [],
+        scenario: context?.forcedBy ?? null,
+        validationErrors: context?.validationErrors ?? [],
       });
     });
+    next();
+  };
+}
+
+/**
+ * Picks the session an authenticated pet API request talks to: the one X-Mock-Session names
+ * (created on first use; an invalid id is refused with 422), or the shared default one.
+ */
+export function createSessionLayer(
+  sessions: SessionRegistry,
+  contexts: RequestContexts,
+): RequestHandler {
+  return (req, _res, next) => {
+    contexts.attach(req, { session: sessions.get(sessionHeader(req)) });
     next();
   };
 }

@@ -52,6 +52,11 @@ export class SessionRegistry {
     return session;
   }
 
+  /** A live named session, without creating it or touching its recency. */
+  peek(id: string): Session | undefined {
+    return this.#named.get(id);
+  }
+
   /** Whether a named session is live, without touching its recency. */
   has(id: string): boolean {
     return this.#named.has(id);

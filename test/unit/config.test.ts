@@ -1,0 +1,425 @@
+import { ConfigError, OPTIONS, helpText, loadConfig, type Config } from '../../src/config.js';
+import { defaultFixturesPath, defaultScenariosDir } from '../../src/paths.js';
+
+/** The config of a command line that must run; fails the test on help/version. */
+function runConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
+  const command = loadConfig(argv, env);
+  if (command.kind !== 'run') throw new Error(`expected a run command, got ${command.kind}`);
+  return command.config;
+}
+
+/** The ConfigError thrown by loadConfig; fails the test if it does not throw one. */
+function configError(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ConfigError {
+  try {
+    loadConfig(argv, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw new Error(`expected a ConfigError, got ${String(error)}`);
+  }
+  throw new Error('expected a ConfigError, but loadConfig returned');
+}
+
+describe('loadConfig: defaults', () => {
+  it('uses the documented defaults with no flags and an empty environment', () => {
+    const config = runConfig([], {});
+    expect(config).toEqual({
+      port: 4010,
+      host: '127.0.0.1',
+      dbPath: undefined,
+      seed: undefined,
+      count: undefined,
+      fixturesPath: defaultFixturesPath,
+      apiKeys: [],
+      defaultStatus: undefined,
+      logLevel: 'info',
+      corsOrigins: [],
+      scenario: undefined,
+      scenariosDir: defaultScenariosDir,
+      maxSessions: 100,
+      journalSize: 1000,
+      adminToken: undefined,
+    });
+  });
+
+  it('uses the default fixtures file shipped with the package', () => {
+    expect(defaultFixturesPath).toMatch(/fixtures[/\\]pets\.json$/);
+  });
+
+  it('ignores an environment variable set to the empty string', () => {
+    const config = runConfig([], { PORT: '', HOST: '', MOCK_SEED: '', MOCK_LOG_LEVEL: '' });
+    expect(config.port).toBe(4010);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.seed).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('reads only the environment it is given, not process.env', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '5999';
+    try {
+      expect(runConfig([], {}).port).toBe(4010);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});
+
+interface OptionCase {
+  flag: keyof typeof OPTIONS;
+  env: string;
+  envValue: string;
+  flagValue: string;
+  fromEnv: Partial<Config>;
+  fromFlag: Partial<Config>;
+}
+
+const OPTION_CASES: OptionCase[] = [
+  {
+    flag: 'port',
+    env: 'PORT',
+    envValue: '5000',
+    flagValue: '6000',
+    fromEnv: { port: 5000 },
+    fromFlag: { port: 6000 },
+  },
+  {
+    flag: 'host',
+    env: 'HOST',
+    envValue: '0.0.0.0',
+    flagValue: '::1',
+    fromEnv: { host: '0.0.0.0' },
+    fromFlag: { host: '::1' },
+  },
+  {
+    flag: 'db',
+    env: 'MOCK_DB',
+    envValue: '/data/env.json',
+    flagValue: '/data/flag.json',
+    fromEnv: { dbPath: '/data/env.json' },
+    fromFlag: { dbPath: '/data/flag.json' },
+  },
+  {
+    flag: 'seed',
+    env: 'MOCK_SEED',
+    envValue: '42',
+    flagValue: '43',
+    fromEnv: { seed: 42, count: 100 },
+    fromFlag: { seed: 43, count: 100 },
+  },
+  {
+    flag: 'count',
+    env: 'MOCK_COUNT',
+    envValue: '200',
+    flagValue: '7',
+    fromEnv: { seed: 1, count: 200 },
+    fromFlag: { seed: 1, count: 7 },
+  },
+  {
+    flag: 'fixtures',
+    env: 'MOCK_FIXTURES',
+    envValue: '/data/env-pets.json',
+    flagValue: '/data/flag-pets.json',
+    fromEnv: { fixturesPath: '/data/env-pets.json', seed: undefined },
+    fromFlag: { fixturesPath: '/data/flag-pets.json', seed: undefined },
+  },
+  {
+    flag: 'api-keys',
+    env: 'MOCK_API_KEYS',
+    envValue: 'k1,k2',
+    flagValue: 'k3',
+    fromEnv: { apiKeys: ['k1', 'k2'] },
+    fromFlag: { apiKeys: ['k3'] },
+  },
+  {
+    flag: 'default-status',
+    env: 'MOCK_DEFAULT_STATUS',
+    envValue: 'pending',
+    flagValue: 'sold',
+    fromEnv: { defaultStatus: 'pending' },
+    fromFlag: { defaultStatus: 'sold' },
+  },
+  {
+    flag: 'log-level',
+    env: 'MOCK_LOG_LEVEL',
+    envValue: 'debug',
+    flagValue: 'silent',
+    fromEnv: { logLevel: 'debug' },
+    fromFlag: { logLevel: 'silent' },
+  },
+  {
+    flag: 'cors-origin',
+    env: 'MOCK_CORS_ORIGIN',
+    envValue: 'http://localhost:3000,https://app.example.com',
+    flagValue: '*',
+    fromEnv: { corsOrigins: ['http://localhost:3000', 'https://app.example.com'] },
+    fromFlag: { corsOrigins: ['*'] },
+  },
+  {
+    flag: 'scenario',
+    env: 'MOCK_SCENARIO',
+    envValue: 'slow',
+    flagValue: 'not-found',
+    fromEnv: { scenario: 'slow' },
+    fromFlag: { scenario: 'not-found' },
+  },
+  {
+    flag: 'scenarios-dir',
+    env: 'MOCK_SCENARIOS_DIR',
+    envValue: '/data/env-scenarios',
+    flagValue: '/data/flag-scenarios',
+    fromEnv: { scenariosDir: '/data/env-scenarios' },
+    fromFlag: { scenariosDir: '/data/flag-scenarios' },
+  },
+  {
+    flag: 'max-sessions',
+    env: 'MOCK_MAX_SESSIONS',
+    envValue: '5',
+    flagValue: '6',
+    fromEnv: { maxSessions: 5 },
+    fromFlag: { maxSessions: 6 },
+  },
+  {
+    flag: 'journal-size',
+    env: 'MOCK_JOURNAL_SIZE',
+    envValue: '10',
+    flagValue: '0',
+    fromEnv: { journalSize: 10 },
+    fromFlag: { journalSize: 0 },
+  },
+  {
+    flag: 'admin-token',
+    env: 'MOCK_ADMIN_TOKEN',
+    envValue: 'env-secret',
+    flagValue: 'flag-secret',
+    fromEnv: { adminToken: 'env-secret' },
+    fromFlag: { adminToken: 'flag-secret' },
+  },
+];
+
+describe('loadConfig: every option from its environment variable and its flag', () => {
+  it('covers every option of the OPTIONS table with its documented variable', () => {
+    expect(OPTION_CASES.map((c) => c.flag).sort()).toEqual(Object.keys(OPTIONS).sort());
+    for (const c of OPTION_CASES) expect(OPTIONS[c.flag].env).toBe(c.env);
+  });
+
+  it.each(OPTION_CASES)('reads --$flag from $env', ({ env, envValue, fromEnv }) => {
+    expect(runConfig([], { [env]: envValue })).toMatchObject(fromEnv);
+  });
+
+  it.each(OPTION_CASES)('reads --$flag from the flag', ({ flag, flagValue, fromFlag }) => {
+    expect(runConfig([`--${flag}`, flagValue], {})).toMatchObject(fromFlag);
+  });
+
+  it.each(OPTION_CASES)('reads --$flag=value too', ({ flag, flagValue, fromFlag }) => {
+    expect(runConfig([`--${flag}=${flagValue}`], {})).toMatchObject(fromFlag);
+  });
+
+  it.each(OPTION_CASES)(
+    'lets --$flag win over $env',
+    ({ flag, env, envValue, flagValue, fromFlag }) => {
+      expect(runConfig([`--${flag}`, flagValue], { [env]: envValue })).toMatchObject(fromFlag);
+    },
+  );
+
+  it('combines flags and variables of different options', () => {
+    const config = runConfig(['--port', '0', '--seed', '9'], {
+      HOST: '0.0.0.0',
+      MOCK_COUNT: '12',
+      MOCK_API_KEYS: ' a , b ,',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      seed: 9,
+      count: 12,
+      apiKeys: ['a', 'b'],
+    });
+  });
+
+  it('accepts port 0 (any free port) and 65535', () => {
+    expect(runConfig(['--port', '0']).port).toBe(0);
+    expect(runConfig(['--port', '65535']).port).toBe(65535);
+  });
+
+  it('gives count 100 to --seed alone and seed 1 to --count alone', () => {
+    expect(runConfig(['--seed', '5'])).toMatchObject({ seed: 5, count: 100 });
+    expect(runConfig(['--count', '3'])).toMatchObject({ seed: 1, count: 3 });
+  });
+
+  it('accepts count 0 and seed 0', () => {
+    expect(runConfig(['--seed', '0', '--count', '0'])).toMatchObject({ seed: 0, count: 0 });
+  });
+});
+
+interface BadCase {
+  what: string;
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  names: string;
+}
+
+const BAD_VALUES: BadCase[] = [
+  { what: '--port 70000', argv: ['--port', '70000'], env: {}, names: '--port' },
+  { what: 'PORT=70000', argv: [], env: { PORT: '70000' }, names: 'PORT' },
+  { what: '--port 65536', argv: ['--port', '65536'], env: {}, names: '--port' },
+  { what: '--port abc', argv: ['--port', 'abc'], env: {}, names: '--port' },
+  { what: 'PORT=abc', argv: [], env: { PORT: 'abc' }, names: 'PORT' },
+  { what: '--port 80.5', argv: ['--port', '80.5'], env: {}, names: '--port' },
+  { what: '--count=-1', argv: ['--count=-1'], env: {}, names: '--count' },
+  { what: '--count -1', argv: ['--count', '-1'], env: {}, names: '--count' },
+  { what: 'MOCK_COUNT=-1', argv: [], env: { MOCK_COUNT: '-1' }, names: 'MOCK_COUNT' },
+  { what: '--seed x', argv: ['--seed', 'x'], env: {}, names: '--seed' },
+  { what: 'MOCK_SEED=x', argv: [], env: { MOCK_SEED: 'x' }, names: 'MOCK_SEED' },
+  {
+    what: '--default-status lost',
+    argv: ['--default-status', 'lost'],
+    env: {},
+    names: '--default-status',
+  },
+  {
+    what: 'MOCK_DEFAULT_STATUS=lost',
+    argv: [],
+    env: { MOCK_DEFAULT_STATUS: 'lost' },
+    names: 'MOCK_DEFAULT_STATUS',
+  },
+  { what: '--log-level loud', argv: ['--log-level', 'loud'], env: {}, names: '--log-level' },
+  {
+    what: 'MOCK_LOG_LEVEL=loud',
+    argv: [],
+    env: { MOCK_LOG_LEVEL: 'loud' },
+    names: 'MOCK_LOG_LEVEL',
+  },
+  {
+    what: '--cors-origin not-an-origin',
+    argv: ['--cors-origin', 'not-an-origin'],
+    env: {},
+    names: '--cors-origin',
+  },
+  {
+    what: 'MOCK_CORS_ORIGIN=not-an-origin',
+    argv: [],
+    env: { MOCK_CORS_ORIGIN: 'not-an-origin' },
+    names: 'MOCK_CORS_ORIGIN',
+  },
+  {
+    what: '--max-sessions 0',
+    argv: ['--max-sessions', '0'],
+    env: {},
+    names: '--max-sessions',
+  },
+  {
+    what: 'MOCK_JOURNAL_SIZE=many',
+    argv: [],
+    env: { MOCK_JOURNAL_SIZE: 'many' },
+    names: 'MOCK_JOURNAL_SIZE',
+  },
+  {
+    what: '--cors-origin with a path',
+    argv: ['--cors-origin', 'http://localhost:3000/app'],
+    env: {},
+    names: '--cors-origin',
+  },
+];
+
+describe('loadConfig: bad values', () => {
+  it.each(BAD_VALUES)(
+    '$what throws a one-line ConfigError naming $names',
+    ({ argv, env, names }) => {
+      const error = configError(argv, env);
+      expect(error.message).toContain(names);
+      expect(error.message).not.toContain('\n');
+      expect(error.message.trim()).not.toBe('');
+    },
+  );
+
+  it('names the flag, not the variable, when a bad flag overrides a good variable', () => {
+    const error = configError(['--port', 'abc'], { PORT: '5000' });
+    expect(error.message).toContain('--port');
+  });
+
+  it('names the bad value', () => {
+    expect(configError(['--log-level', 'loud']).message).toContain('loud');
+    expect(configError([], { PORT: '70000' }).message).toContain('70000');
+  });
+
+  it('throws a one-line ConfigError naming an unknown flag', () => {
+    const error = configError(['--nope']);
+    expect(error.message).toContain('--nope');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('throws a one-line ConfigError for a positional argument', () => {
+    const error = configError(['serve']);
+    expect(error.message).toContain('serve');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('throws a ConfigError for a flag given without its value', () => {
+    const error = configError(['--port']);
+    expect(error.message).toContain('--port');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    { what: '--fixtures with --seed', argv: ['--fixtures', 'a.json', '--seed', '1'], env: {} },
+    { what: '--fixtures with --count', argv: ['--fixtures', 'a.json', '--count', '5'], env: {} },
+    {
+      what: 'MOCK_FIXTURES with MOCK_SEED',
+      argv: [],
+      env: { MOCK_FIXTURES: 'a.json', MOCK_SEED: '1' },
+    },
+  ])('refuses $what with a one-line ConfigError', ({ argv, env }) => {
+    const error = configError(argv, env);
+    expect(error.message).toMatch(/--fixtures|MOCK_FIXTURES/);
+    expect(error.message).toMatch(/--seed|--count|MOCK_SEED/);
+    expect(error.message).not.toContain('\n');
+  });
+});
+
+describe('loadConfig: --help and --version', () => {
+  it.each([['--help'], ['-h']])('%s asks for help', (flag) => {
+    expect(loadConfig([flag], {})).toEqual({ kind: 'help' });
+  });
+
+  it.each([['--version'], ['-v']])('%s asks for the version', (flag) => {
+    expect(loadConfig([flag], {})).toEqual({ kind: 'version' });
+  });
+
+  it('gives help even when the environment holds a bad value', () => {
+    expect(loadConfig(['--help'], { PORT: 'abc' })).toEqual({ kind: 'help' });
+  });
+
+  it('documents every flag with its environment variable and default in the help text', () => {
+    const text = helpText();
+    for (const [name, doc] of Object.entries(OPTIONS)) {
+      expect(text).toContain(`--${name}`);
+      expect(text).toContain(doc.env);
+      expect(text).toContain(doc.fallback);
+    }
+    expect(text).toContain('--help');
+    expect(text).toContain('--version');
+  });
+});
+
+describe('loadConfig: a read-only config', () => {
+  it('returns a frozen config', () => {
+    const config = runConfig(['--api-keys', 'k1'], {});
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('does not change the argv or env it is given', () => {
+    const argv = ['--port', '0', '--seed', '3'];
+    const env: NodeJS.ProcessEnv = { HOST: '0.0.0.0', MOCK_COUNT: '4' };
+    runConfig(argv, env);
+    expect(argv).toEqual(['--port', '0', '--seed', '3']);
+    expect(env).toEqual({ HOST: '0.0.0.0', MOCK_COUNT: '4' });
+  });
+
+  it('gives independent configs to independent calls', () => {
+    const first = runConfig(['--api-keys', 'a']);
+    const second = runConfig(['--api-keys', 'b']);
+    expect(first.apiKeys).toEqual(['a']);
+    expect(second.apiKeys).toEqual(['b']);
+  });
+});

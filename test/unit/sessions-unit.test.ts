@@ -1,0 +1,283 @@
+import { HttpError } from '../../src/http/http-error.js';
+import { ScenarioSwitch } from '../../src/scenarios/scenario-switch.js';
+import type { Scenario } from '../../src/scenarios/scenario.js';
+import { createSessionFactory } from '../../src/sessions/create-session.js';
+import { Journal, type JournalEntry } from '../../src/sessions/journal.js';
+import { SessionRegistry } from '../../src/sessions/session-registry.js';
+import { resetSession, type Session } from '../../src/sessions/session.js';
+import { storeDataFrom } from '../../src/store/store-data.js';
+
+function entry(n: number): JournalEntry {
+  return {
+    time: new Date(Date.UTC(2030, 0, 1, 0, 0, n)).toISOString(),
+    requestId: `r${n}`,
+    method: 'GET',
+    path: '/v1/pets',
+    operationId: 'listPets',
+    status: 200,
+    scenario: null,
+    validationErrors: [],
+  };
+}
+
+function ids(journal: Journal, limit = 1000): string[] {
+  return journal.list(limit).map((e) => e.requestId);
+}
+
+describe('Journal', () => {
+  it('lists newest first', () => {
+    const journal = new Journal(10);
+    for (const n of [1, 2, 3]) journal.record(entry(n));
+    expect(ids(journal)).toEqual(['r3', 'r2', 'r1']);
+  });
+
+  it('lists at most limit entries, the newest', () => {
+    const journal = new Journal(10);
+    for (const n of [1, 2, 3, 4]) journal.record(entry(n));
+    expect(ids(journal, 2)).toEqual(['r4', 'r3']);
+  });
+
+  it('keeps only the last `capacity` entries, in order, as the ring wraps', () => {
+    const journal = new Journal(3);
+    for (const n of [1, 2, 3, 4, 5]) journal.record(entry(n));
+    expect(ids(journal)).toEqual(['r5', 'r4', 'r3']);
+    for (const n of [6, 7, 8, 9]) journal.record(entry(n));
+    expect(ids(journal)).toEqual(['r9', 'r8', 'r7']);
+  });
+
+  it('keeps nothing with capacity 0', () => {
+    const journal = new Journal(0);
+    journal.record(entry(1));
+    expect(journal.list(10)).toEqual([]);
+  });
+
+  it('keeps one with capacity 1', () => {
+    const journal = new Journal(1);
+    for (const n of [1, 2]) journal.record(entry(n));
+    expect(ids(journal)).toEqual(['r2']);
+  });
+
+  it('is empty after clear, and records in order again', () => {
+    const journal = new Journal(3);
+    for (const n of [1, 2, 3, 4]) journal.record(entry(n));
+    journal.clear();
+    expect(journal.list(10)).toEqual([]);
+    for (const n of [5, 6]) journal.record(entry(n));
+    expect(ids(journal)).toEqual(['r6', 'r5']);
+  });
+
+  it('keeps entries as recorded', () => {
+    const journal = new Journal(2);
+    journal.record(entry(1));
+    expect(journal.list(1)).toEqual([entry(1)]);
+  });
+});
+
+const notFound: Scenario = {
+  name: 'not-found',
+  description: '',
+  source: 'test',
+  rules: [{ operations: ['getPet'], status: 404 }],
+};
+const unauthorized: Scenario = {
+  name: 'unauthorized',
+  description: '',
+  source: 'test',
+  rules: [{ operations: 'all', status: 401 }],
+};
+
+describe('ScenarioSwitch', () => {
+  it('starts off without an initial scenario', () => {
+    const scenarios = new ScenarioSwitch();
+    expect(scenarios.active).toBeUndefined();
+    expect(scenarios.take('getPet')).toBeUndefined();
+  });
+
+  it('answers the matching rule until switched off', () => {
+    const scenarios = new ScenarioSwitch();
+    scenarios.activate(notFound);
+    for (let i = 0; i < 5; i += 1) {
+      expect(scenarios.take('getPet')).toEqual({ scenario: notFound, rule: notFound.rules[0] });
+    }
+    expect(scenarios.active).toEqual({ scenario: notFound, remaining: undefined });
+    scenarios.deactivate();
+    expect(scenarios.active).toBeUndefined();
+    expect(scenarios.take('getPet')).toBeUndefined();
+  });
+
+  it('gives no rule for an operation the scenario does not match', () => {
+    const scenarios = new ScenarioSwitch();
+    scenarios.activate(notFound);
+    expect(scenarios.take('listPets')).toBeUndefined();
+  });
+
+  it('counts only matching operations against times', () => {
+    const scenarios = new ScenarioSwitch();
+    scenarios.activate(notFound, 2);
+    expect(scenarios.take('listPets')).toBeUndefined();
+    expect(scenarios.take('createPet')).toBeUndefined();
+    expect(scenarios.active?.remaining).toBe(2);
+    expect(scenarios.take('getPet')?.rule.status).toBe(404);
+    expect(scenarios.active?.remaining).toBe(1);
+    expect(scenarios.take('listPets')).toBeUndefined();
+    expect(scenarios.take('getPet')?.rule.status).toBe(404);
+    expect(scenarios.active).toBeUndefined();
+    expect(scenarios.take('getPet')).toBeUndefined();
+  });
+
+  it('switches off after one request with times 1', () => {
+    const scenarios = new ScenarioSwitch();
+    scenarios.activate(unauthorized, 1);
+    expect(scenarios.take('listPets')?.rule.status).toBe(401);
+    expect(scenarios.take('listPets')).toBeUndefined();
+  });
+
+  it('replaces the active scenario on a new activation', () => {
+    const scenarios = new ScenarioSwitch();
+    scenarios.activate(notFound, 3);
+    scenarios.activate(unauthorized);
+    expect(scenarios.active).toEqual({ scenario: unauthorized, remaining: undefined });
+  });
+
+  it('resets to the initial scenario, and to off without one', () => {
+    const withInitial = new ScenarioSwitch(notFound);
+    expect(withInitial.active?.scenario).toBe(notFound);
+    withInitial.activate(unauthorized, 1);
+    withInitial.reset();
+    expect(withInitial.active).toEqual({ scenario: notFound, remaining: undefined });
+    withInitial.deactivate();
+    withInitial.reset();
+    expect(withInitial.active?.scenario).toBe(notFound);
+
+    const without = new ScenarioSwitch();
+    without.activate(unauthorized);
+    without.reset();
+    expect(without.active).toBeUndefined();
+  });
+});
+
+describe('SessionRegistry', () => {
+  const initial = storeDataFrom([{ id: 1, name: 'Bella', categoryId: 3 }]);
+  const options = { initial, seed: 1, journalSize: 5 };
+
+  function registry(maxSessions: number): { sessions: SessionRegistry; created: string[] } {
+    const factory = createSessionFactory(options);
+    const created: string[] = [];
+    const create = (id: string): Session => {
+      created.push(id);
+      return factory(id);
+    };
+    return { sessions: new SessionRegistry(factory('default'), create, maxSessions), created };
+  }
+
+  it('gives the default session for no id, and does not count it', () => {
+    const { sessions, created } = registry(2);
+    expect(sessions.get(undefined)).toBe(sessions.default);
+    expect(sessions.size).toBe(0);
+    expect(created).toEqual([]);
+  });
+
+  it('creates a named session on first use and returns the same one after', () => {
+    const { sessions, created } = registry(2);
+    const a = sessions.get('a');
+    expect(a.id).toBe('a');
+    expect(sessions.get('a')).toBe(a);
+    expect(a).not.toBe(sessions.default);
+    expect(created).toEqual(['a']);
+    expect(sessions.size).toBe(1);
+  });
+
+  it('starts each session from the initial data with its own store', async () => {
+    const { sessions } = registry(3);
+    const a = sessions.get('a');
+    await a.store.create({ name: 'Only in a', categoryId: 1 });
+    expect(a.store.size).toBe(2);
+    expect(sessions.get('b').store.size).toBe(1);
+    expect(sessions.default.store.size).toBe(1);
+  });
+
+  it('drops the least recently created when nothing was reused: a, b, c drops a', () => {
+    const { sessions } = registry(2);
+    const a = sessions.get('a');
+    sessions.get('b');
+    sessions.get('c');
+    expect(sessions.size).toBe(2);
+    expect(sessions.has('a')).toBe(false);
+    expect(sessions.has('b')).toBe(true);
+    expect(sessions.has('c')).toBe(true);
+    expect(sessions.get('a')).not.toBe(a);
+  });
+
+  it('drops the least recently used: a, b, a, c drops b', () => {
+    const { sessions } = registry(2);
+    const a = sessions.get('a');
+    sessions.get('b');
+    sessions.get('a');
+    sessions.get('c');
+    expect(sessions.has('b')).toBe(false);
+    expect(sessions.has('a')).toBe(true);
+    expect(sessions.get('a')).toBe(a);
+  });
+
+  it('has() does not refresh recency', () => {
+    const { sessions } = registry(2);
+    sessions.get('a');
+    sessions.get('b');
+    expect(sessions.has('a')).toBe(true);
+    sessions.get('c');
+    expect(sessions.has('a')).toBe(false);
+  });
+
+  it('never drops the default session', () => {
+    const { sessions } = registry(1);
+    const before = sessions.default;
+    for (const id of ['a', 'b', 'c']) sessions.get(id);
+    expect(sessions.get(undefined)).toBe(before);
+    expect(sessions.size).toBe(1);
+  });
+
+  it.each(['', 'bad id!', 'x'.repeat(65), 'a/b', 'é', 'a b'])(
+    'refuses the id %j with 422 invalid_session',
+    (id) => {
+      const { sessions } = registry(2);
+      let caught: unknown;
+      try {
+        sessions.get(id);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(HttpError);
+      if (caught instanceof HttpError) {
+        expect(caught.status).toBe(422);
+        expect(caught.code).toBe('invalid_session');
+        expect(caught.message).toMatch(/control plane/);
+      }
+      expect(sessions.size).toBe(0);
+    },
+  );
+
+  it.each(['w1', 'x'.repeat(64), 'worker_1.suite:a-b'])('accepts the id %j', (id) => {
+    const { sessions } = registry(2);
+    expect(sessions.get(id).id).toBe(id);
+  });
+});
+
+describe('resetSession', () => {
+  it('restores the initial pets, the start-up scenario and an empty journal', async () => {
+    const initial = storeDataFrom([{ id: 1, name: 'Bella', categoryId: 3 }]);
+    const session = createSessionFactory({
+      initial,
+      seed: 1,
+      journalSize: 5,
+      startupScenario: notFound,
+    })('s');
+    await session.store.create({ name: 'New', categoryId: 1 });
+    session.scenarios.activate(unauthorized);
+    session.journal.record(entry(1));
+    await resetSession(session);
+    expect(session.store.size).toBe(1);
+    expect(session.store.get(2)).toBeUndefined();
+    expect(session.scenarios.active?.scenario).toBe(notFound);
+    expect(session.journal.list(10)).toEqual([]);
+  });
+});
