@@ -9,6 +9,7 @@ import { createCors } from './http/cors.js';
 import { createErrorHandler, notFound } from './http/error-handler.js';
 import { RequestContexts } from './http/request-context.js';
 import { createRequestLog } from './http/request-log.js';
+import { createJsonBodyParser, installExactJson, type ExactBodies } from './json/exact-json.js';
 import { createDeprecationNotice } from './pets/deprecation.js';
 import type { PetStatus } from './pets/pet.js';
 import { createPetRoutes } from './pets/pet-routes.js';
@@ -46,9 +47,11 @@ export function createApp(deps: AppDeps): Express {
   const basePath = basePathOf(contract.document);
   const adminPath = basePathOf(adminContract.document);
   const contexts = new RequestContexts();
+  const exactBodies: ExactBodies = new WeakMap();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const sendJson = installExactJson(app);
 
   app.use(createRequestLog(logger, contract.operations));
   app.use(createCors(deps.corsOrigins ?? []));
@@ -63,12 +66,24 @@ export function createApp(deps: AppDeps): Express {
   app.use(basePath, createJournalLayer(sessions, contexts, contract.operations));
   app.use(basePath, createBearerAuth(deps.apiKeys ?? []));
   app.use(basePath, createSessionLayer(sessions, contexts));
-  app.use(basePath, express.json({ limit: BODY_LIMIT }));
+  // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
+  app.use(basePath, express.text({ type: 'application/json', limit: BODY_LIMIT }));
+  app.use(basePath, createJsonBodyParser(exactBodies));
   if (deps.validation !== 'off') app.use(basePath, createContractValidator(contract.document));
   app.use(basePath, createScenarioLayer(contract.operations, scenarios, contexts));
   app.use(
     basePath,
-    createPetRoutes((req) => contexts.of(req).session.store, { defaultStatus: deps.defaultStatus }),
+    createPetRoutes({
+      storeOf: (req) => contexts.of(req).session.store,
+      bodyOf: (req) => {
+        const body: unknown = req.body;
+        return typeof body === 'object' && body !== null && exactBodies.has(body)
+          ? exactBodies.get(body)
+          : body;
+      },
+      sendJson,
+      defaultStatus: deps.defaultStatus,
+    }),
   );
 
   app.use(notFound);

@@ -5,8 +5,9 @@ import type { OpenApiDocument } from './openapi-document.js';
 export type SchemaCheck = (value: unknown) => readonly string[];
 
 const DOCUMENT_ID = 'contract';
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+// Compared as doubles: int64 values reach the schema rounded (see validationView), and their
+// exactness is checked on the exact values (isInt64).
+const INT64_BOUND = 2 ** 63;
 
 function describe(errors: readonly ErrorObject[]): string[] {
   return errors.map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
@@ -20,8 +21,7 @@ export function createSchemaChecks(document: OpenApiDocument): (name: string) =>
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addFormat('int64', {
     type: 'number',
-    validate: (n: number) =>
-      Number.isInteger(n) && BigInt(n) >= INT64_MIN && BigInt(n) <= INT64_MAX,
+    validate: (n: number) => Number.isInteger(n) && n >= -INT64_BOUND && n <= INT64_BOUND,
   });
   ajv.addSchema({ $id: DOCUMENT_ID, components: document.components ?? {} });
   return (name) => {

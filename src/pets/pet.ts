@@ -1,3 +1,5 @@
+import type { Int64 } from '../json/int64.js';
+
 /** The values of the contract's PetStatus enumeration. */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
@@ -6,13 +8,13 @@ export type PetStatus = (typeof PET_STATUSES)[number];
 /** The contract's NewPet: the body of createPet. */
 export interface NewPet {
   name: string;
-  categoryId: number;
+  categoryId: Int64;
   status?: PetStatus;
 }
 
 /** The contract's Pet: a NewPet with the id the service assigned. */
 export interface Pet extends NewPet {
-  id: number;
+  id: Int64;
 }
 
 /** Tells whether a value is one of the PetStatus values. */

@@ -1,13 +1,15 @@
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { isRecord } from '../contract/openapi-document.js';
+import { isInt64, type Int64 } from '../json/int64.js';
+import { validationView } from '../json/json-codec.js';
 import { isPetStatus, type Pet } from '../pets/pet.js';
 
 function isPet(value: unknown): value is Pet {
   return (
     isRecord(value) &&
-    typeof value.id === 'number' &&
+    isInt64(value.id) &&
     typeof value.name === 'string' &&
-    typeof value.categoryId === 'number' &&
+    isInt64(value.categoryId) &&
     (value.status === undefined || isPetStatus(value.status))
   );
 }
@@ -25,12 +27,13 @@ function petFields(pet: Pet): Pet {
  */
 export function checkPets(value: unknown, source: string, checkPet: SchemaCheck): Pet[] {
   if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of pets`);
-  const seen = new Set<number>();
+  const seen = new Set<Int64>();
   return value.map((entry: unknown, index) => {
-    const problems = [...checkPet(entry)];
+    // The schema sees rounded int64 values; isPet checks that they are exact int64s.
+    const problems = [...checkPet(validationView(entry))];
     if (isPet(entry)) {
       if (entry.id < 1) problems.push('/id must be a positive integer');
-      if (seen.has(entry.id)) problems.push(`/id ${entry.id} is used by an earlier entry`);
+      if (seen.has(entry.id)) problems.push(`/id ${String(entry.id)} is used by an earlier entry`);
       seen.add(entry.id);
     }
     if (problems.length > 0 || !isPet(entry)) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Faker, base, en } from '@faker-js/faker';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../error-message.js';
+import { parseJson } from '../json/json-codec.js';
 import { PET_STATUSES, type Pet } from '../pets/pet.js';
 import { checkPets } from './check-pets.js';
 import { storeDataFrom, type StoreData } from './store-data.js';
@@ -10,7 +11,7 @@ import { storeDataFrom, type StoreData } from './store-data.js';
 export function loadFixtures(path: string, checkPet: SchemaCheck): StoreData {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = parseJson(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`cannot read fixtures ${path}: ${errorMessage(error)}`);
   }

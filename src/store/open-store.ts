@@ -4,6 +4,8 @@ import { DataFile } from 'lowdb/node';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { isRecord } from '../contract/openapi-document.js';
 import { errorMessage } from '../error-message.js';
+import { isInt64 } from '../json/int64.js';
+import { parseJson, stringifyJson } from '../json/json-codec.js';
 import { checkPets } from './check-pets.js';
 import { PetStore } from './pet-store.js';
 import { copyStoreData, storeDataFrom, type StoreData } from './store-data.js';
@@ -26,16 +28,14 @@ async function readStoreFile(path: string, checkPet: SchemaCheck): Promise<Store
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (error) {
     throw new Error(`the store file ${path} is not JSON: ${errorMessage(error)}`);
   }
   if (!isRecord(parsed)) throw new Error(`${path}: expected an object with "pets" and "nextId"`);
   const data = storeDataFrom(checkPets(parsed.pets, `${path} pets`, checkPet));
   // A counter stored ahead of the pets (pets created then lost) is kept, so ids are never reused.
-  if (typeof parsed.nextId === 'number' && Number.isSafeInteger(parsed.nextId)) {
-    data.nextId = Math.max(data.nextId, parsed.nextId);
-  }
+  if (isInt64(parsed.nextId) && parsed.nextId > data.nextId) data.nextId = parsed.nextId;
   return data;
 }
 
@@ -49,7 +49,13 @@ export async function openPetStore({
     return new PetStore(new Low(new Memory<StoreData>(), copyStoreData(initial)), initial);
   }
   const stored = await readStoreFile(dbPath, checkPet);
-  const adapter = new DataFile<StoreData>(dbPath, { parse: JSON.parse, stringify: JSON.stringify });
+  const adapter = new DataFile<StoreData>(dbPath, {
+    // Never called to read (readStoreFile does, with checks); writes keep int64 digits.
+    parse: () => {
+      throw new Error('the store file is read by readStoreFile');
+    },
+    stringify: stringifyJson,
+  });
   const db = new Low(adapter, stored ?? copyStoreData(initial));
   // Written at once, so a new file exists (and a bad path fails) before the server answers.
   try {

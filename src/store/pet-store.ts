@@ -1,4 +1,5 @@
 import type { Low } from 'lowdb';
+import { nextInt64, type Int64 } from '../json/int64.js';
 import type { NewPet, Pet, PetStatus } from '../pets/pet.js';
 import { copyStoreData, type StoreData } from './store-data.js';
 
@@ -38,7 +39,7 @@ export class PetStore {
   }
 
   /** The pet with this id, if any: a binary search, as pets are kept in ascending id order. */
-  get(id: number): Pet | undefined {
+  get(id: Int64): Pet | undefined {
     const { pets } = this.#db.data;
     let low = 0;
     let high = pets.length - 1;
@@ -57,7 +58,7 @@ export class PetStore {
     const data = this.#db.data;
     const pet: Pet = { id: data.nextId, name: newPet.name, categoryId: newPet.categoryId };
     if (newPet.status !== undefined) pet.status = newPet.status;
-    data.nextId += 1;
+    data.nextId = nextInt64(data.nextId);
     data.pets.push(pet);
     await this.#db.write();
     return pet;

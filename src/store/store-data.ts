@@ -1,8 +1,9 @@
+import { compareInt64, nextInt64, type Int64 } from '../json/int64.js';
 import type { Pet } from '../pets/pet.js';
 
 /** What the store persists: the pets in ascending id order and the next id to assign. */
 export interface StoreData {
-  nextId: number;
+  nextId: Int64;
   pets: Pet[];
 }
 
@@ -16,7 +17,7 @@ export function copyStoreData(data: StoreData): StoreData {
 
 /** Builds store data from pets: sorted by id, next id after the largest. */
 export function storeDataFrom(pets: readonly Pet[]): StoreData {
-  const sorted = [...pets].sort((a, b) => a.id - b.id);
+  const sorted = [...pets].sort((a, b) => compareInt64(a.id, b.id));
   const last = sorted.at(-1);
-  return { nextId: last ? last.id + 1 : 1, pets: sorted };
+  return { nextId: last ? nextInt64(last.id) : 1, pets: sorted };
 }

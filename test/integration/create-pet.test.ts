@@ -34,7 +34,7 @@ describe('createPet (POST /v1/pets)', () => {
     for (const name of ['one', 'two', 'three']) {
       const res = await request(app).post('/v1/pets').set(AUTH).send({ name, categoryId: 1 });
       expect(res.status).toBe(201);
-      ids.push(asPet(res.body).id);
+      ids.push(Number(asPet(res.body).id));
     }
     expect(ids).toEqual([4, 5, 6]);
     expect(store.size).toBe(6);

@@ -49,7 +49,8 @@ describe('getPet (GET /v1/pets/{petId})', () => {
 
   it('keeps ids above 2^53 exact: 9007199254740993 is not the pet 9007199254740992 (int64)', async () => {
     const big = 2 ** 53;
-    const { app } = await createTestApp({ pets: [{ id: big, name: 'big', categoryId: 1 }] });
+    // Beyond 2^53 the store holds ids as bigints (Int64's canonical form).
+    const { app } = await createTestApp({ pets: [{ id: 2n ** 53n, name: 'big', categoryId: 1 }] });
     const found = await request(app).get(`/v1/pets/${big}`).set(AUTH);
     expect(found.status).toBe(200);
     expect(found.body).toEqual({ id: big, name: 'big', categoryId: 1 });

@@ -59,7 +59,7 @@ describe('listPets (GET /v1/pets)', () => {
     const shuffled = manyPets(30).reverse();
     const { app } = await createTestApp({ pets: shuffled });
     const res = await request(app).get('/v1/pets?limit=30').set(AUTH).expect(200);
-    const ids = (res.body as Pet[]).map((pet) => pet.id);
+    const ids = (res.body as Pet[]).map((pet) => Number(pet.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids[0]).toBe(1);
   });

@@ -87,7 +87,7 @@ describe('loadFixtures', () => {
     expect(pets.flatMap((pet) => checkPet(pet))).toEqual([]);
     const statuses = new Set(pets.map((pet) => pet.status));
     for (const status of ['available', 'pending', 'sold']) expect(statuses).toContain(status);
-    const ids = pets.map((pet) => pet.id);
+    const ids = pets.map((pet) => Number(pet.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
     expect(nextId).toBe(Math.max(...ids) + 1);

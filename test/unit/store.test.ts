@@ -165,7 +165,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
     const second = await openOnFile(file);
     expect(second.get(created.id)).toEqual(created);
     expect(second.list({ limit: 100 })).toEqual([...SORTED_INITIAL, created]);
-    expect((await second.create({ name: 'Luna', categoryId: 1 })).id).toBe(created.id + 1);
+    expect((await second.create({ name: 'Luna', categoryId: 1 })).id).toBe(Number(created.id) + 1);
   });
 
   it("lets an existing file's content win over the initial data", async () => {

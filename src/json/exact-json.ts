@@ -1,0 +1,67 @@
+import type { Express, RequestHandler, Response } from 'express';
+import { HttpError } from '../http/http-error.js';
+import { errorMessage } from '../error-message.js';
+import { containsBigInt, parseJson, stringifyJson, validationView } from './json-codec.js';
+
+/** Sends a JSON body whose int64 values stay exact beyond 2^53. */
+export type SendJson = (res: Response, status: number, body: unknown) => void;
+
+/**
+ * Makes this app's res.json int64-exact. The response validator wraps res.json and checks what
+ * it is given, and JSON Schema validators cannot check bigints; so a body with bigints is given
+ * to res.json as a view with rounded numbers, and this res.json writes the exact body behind it.
+ */
+export function installExactJson(app: Express): SendJson {
+  const exactBodies = new WeakMap<object, unknown>();
+  const expressJson = app.response.json;
+  app.response.json = function json(this: Response, body?: unknown): Response {
+    if (typeof body !== 'object' || body === null || !exactBodies.has(body)) {
+      return expressJson.call(this, body);
+    }
+    if (!this.get('Content-Type')) this.type('application/json');
+    return this.send(stringifyJson(exactBodies.get(body)));
+  };
+  return (res, status, body) => {
+    if (!containsBigInt(body)) {
+      res.status(status).json(body);
+      return;
+    }
+    const view = validationView(body);
+    if (typeof view === 'object' && view !== null) exactBodies.set(view, body);
+    res.status(status).json(view);
+  };
+}
+
+/** Where a request's exact JSON body is kept, for the handlers; req.body holds the view. */
+export type ExactBodies = WeakMap<object, unknown>;
+
+/**
+ * Parses JSON request bodies (read as text by express.text) without losing int64 digits: the
+ * validator gets a view in req.body, the handlers the exact body through `exactBodyOf`.
+ */
+export function createJsonBodyParser(exactBodies: ExactBodies): RequestHandler {
+  return (req, _res, next) => {
+    const text: unknown = req.body;
+    if (typeof text !== 'string') {
+      next();
+      return;
+    }
+    if (text.trim() === '') {
+      req.body = undefined;
+      next();
+      return;
+    }
+    let exact: unknown;
+    try {
+      exact = parseJson(text, true);
+    } catch (error) {
+      const reason = errorMessage(error).slice(0, 120);
+      next(new HttpError(400, 'bad_request', `The request body is not valid JSON: ${reason}`));
+      return;
+    }
+    const view = validationView(exact);
+    if (typeof view === 'object' && view !== null) exactBodies.set(view, exact);
+    req.body = view;
+    next();
+  };
+}

@@ -1,0 +1,45 @@
+import { isInteger, parse, stringify } from 'lossless-json';
+import { toInt64 } from './int64.js';
+
+// Integers of 16 digits or more may be beyond 2^53; shorter JSON takes the native fast path.
+const LONG_DIGITS = /\d{16}/;
+
+function parseNumber(text: string): number | bigint {
+  return isInteger(text) ? toInt64(BigInt(text)) : Number(text);
+}
+
+/**
+ * JSON.parse that keeps integers exact: those beyond 2^53 become bigints (see Int64).
+ * `strict` (for request bodies) always uses the lossless parser, so duplicate keys are refused
+ * whatever the digits.
+ */
+export function parseJson(text: string, strict = false): unknown {
+  if (!strict && !LONG_DIGITS.test(text)) return JSON.parse(text);
+  return parse(text, null, parseNumber);
+}
+
+/** Whether a JSON-like value holds a bigint anywhere. */
+export function containsBigInt(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (Array.isArray(value)) return value.some(containsBigInt);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(containsBigInt);
+  return false;
+}
+
+/** JSON.stringify that writes bigints as exact integers. */
+export function stringifyJson(value: unknown): string {
+  return (containsBigInt(value) ? stringify(value) : JSON.stringify(value)) ?? 'null';
+}
+
+/**
+ * The same value with bigints as (rounded) numbers: what a JSON Schema validator can check.
+ * Exactness of int64 values is checked separately (isInt64), never on this view.
+ */
+export function validationView(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(validationView);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, validationView(v)]));
+  }
+  return value;
+}
