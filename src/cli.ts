@@ -45,7 +45,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   logger.info(
-    { url: server.apiUrl, pets: server.store.size },
+    { url: server.apiUrl, pets: server.deps.sessions.default.store.size },
     `serving the Pet Store at ${server.apiUrl}`,
   );
   return -1;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
+import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { basePathOf } from './contract/operation-index.js';
 import { isRecord } from './contract/openapi-document.js';
@@ -15,8 +15,35 @@ export interface RunningServer {
   /** Base address of the pet API, e.g. `http://127.0.0.1:4010/v1`. */
   readonly apiUrl: string;
   readonly port: number;
-  readonly store: PetStore;
+  /** What the app was built from: contracts, sessions (the default one's store), scenarios. */
+  readonly deps: AppDeps;
+  /** Stops accepting, finishes in-flight requests, writes the store. */
   close(): Promise<void>;
+}
+
+/** In-flight requests get this long to finish once a stop is asked; then connections are cut. */
+const GRACE_MS = 700;
+
+/** Stops accepting, lets in-flight requests finish (within the grace period), writes the store. */
+async function closeGracefully(server: Server, store: PetStore): Promise<void> {
+  const closed = new Promise<void>((resolve, reject) => {
+    server.close((error) => {
+      if (error) reject(error);
+      else resolve();
+    });
+  });
+  server.closeIdleConnections();
+  // Keep-alive connections that go idle after their last answer, and requests slower than the
+  // grace period (a slow scenario), are cut so that a stop never takes more than about a second.
+  const timer = setTimeout(() => {
+    server.closeAllConnections();
+  }, GRACE_MS);
+  try {
+    await closed;
+  } finally {
+    clearTimeout(timer);
+  }
+  await store.flush();
 }
 
 function listenError(error: unknown, config: Config): Error {
@@ -62,14 +89,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     url,
     apiUrl: `${url}${basePathOf(deps.contract.document)}`,
     port: address.port,
-    store,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error) reject(error);
-          else resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    deps,
+    close: () => closeGracefully(server, store),
   };
 }

@@ -64,6 +64,11 @@ export class PetStore {
     return pet;
   }
 
+  /** Resolves once everything stored so far is written (a no-op in memory). */
+  async flush(): Promise<void> {
+    await this.#db.write();
+  }
+
   /** Puts back exactly the initial pets and id counter. */
   async reset(): Promise<void> {
     this.#db.data = copyStoreData(this.#initial);

@@ -1,0 +1,46 @@
+# petstore-mock as a service container: `docker build -t petstore-mock .`, then
+# `docker run --rm -p 4010:4010 petstore-mock` serves http://127.0.0.1:4010/v1 (see README.md, "In CI pipelines").
+#
+# The base image is an argument so that a machine without registry access can build on a local
+# Node 20 image (scripts/test-container.sh does); anything with `node` and `npm` on PATH, /bin/sh
+# and a `node` user (uid 1000, as in the official images) will do.
+ARG BASE_IMAGE=node:20-slim
+
+# ---- build: all dependencies, compile src/ to dist/ ----
+FROM ${BASE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` would build before the sources are copied (they come in a later
+# layer, so that a source change does not reinstall), and the compiler needs no install script.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- runtime: production dependencies, compiled output, contracts and data ----
+FROM ${BASE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4010
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` would run the build, and there is no compiler here.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY openapi.yaml admin-openapi.yaml ./
+COPY fixtures ./fixtures
+COPY scenarios ./scenarios
+COPY --from=build /app/dist ./dist
+# Everything above is root-owned and read-only for the server: it runs as the image's non-root
+# `node` user. With --db, point MOCK_DB at a writable place (/home/node, or a mounted volume).
+USER node
+EXPOSE 4010
+# The slim image has no curl: the probe is Node itself (dist/healthcheck.js GETs
+# 127.0.0.1:$PORT/__admin/health, with MOCK_ADMIN_TOKEN as bearer when set; 2 s timeout).
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+    CMD ["node", "dist/healthcheck.js"]
+# PID 1 is node itself, no tini/--init: the CLI handles SIGTERM and SIGINT (src/cli.ts), which is
+# all that PID 1 must do here, since the server starts no child processes (no zombies to reap).
+# `docker stop` therefore ends it at once with exit code 0 instead of waiting for SIGKILL.
+STOPSIGNAL SIGTERM
+# Arguments after the image name are the CLI's options: `docker run petstore-mock --seed 42`.
+ENTRYPOINT ["node", "dist/cli.js"]

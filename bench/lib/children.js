@@ -1,0 +1,112 @@
+/** Server processes: spawned pinned to the server core, tracked, and always killed at the end. */
+import { spawn, spawnSync } from 'node:child_process';
+import console from 'node:console';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { projectRoot } from './paths.js';
+
+export const SERVER_CORE = 0;
+export const RUNNER_CORE = 1;
+
+/**
+ * Pinning needs taskset and a second core for the load generator. (cpus(), not
+ * availableParallelism(): the latter counts only the cores this process may use, 1 once pinned.)
+ */
+export const pinning = cpus().length >= 2 && spawnSync('taskset', ['-c', '1', 'true']).status === 0;
+
+const OUTPUT_TAIL = 4000;
+const STOP_GRACE_MS = 3000;
+
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const live = new Set();
+
+/** The environment without the mock's own variables, so only the flags given here count. */
+function cleanEnv() {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('MOCK_') || name === 'PORT' || name === 'HOST') env[name] = undefined;
+  }
+  return env;
+}
+
+/**
+ * Spawns `node <args>` on the server core. taskset execs node, so the pid is node's own (its
+ * /proc status is the server's RSS). The output's tail is kept for error messages.
+ */
+export function spawnNodeServer(args) {
+  const command = pinning ? 'taskset' : process.execPath;
+  const argv = pinning ? ['-c', String(SERVER_CORE), process.execPath, ...args] : args;
+  const child = spawn(command, argv, {
+    cwd: projectRoot,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const state = { child, output: '', exited: false };
+  const keep = (chunk) => {
+    state.output = (state.output + String(chunk)).slice(-OUTPUT_TAIL);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  live.add(child);
+  child.once('exit', () => {
+    state.exited = true;
+    live.delete(child);
+  });
+  return state;
+}
+
+/** SIGTERM, then SIGKILL if the process is still there after a grace period. */
+export async function stopServer(state) {
+  if (state.exited) return;
+  const exited = new Promise((resolve) => state.child.once('exit', resolve));
+  state.child.kill('SIGTERM');
+  const timedOut = await Promise.race([exited.then(() => false), sleep(STOP_GRACE_MS, true)]);
+  if (timedOut) {
+    state.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+export async function stopAll() {
+  await Promise.all(
+    [...live].map((child) => stopServer({ child, exited: child.exitCode !== null })),
+  );
+}
+
+function killAllNow() {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+/** No server outlives the runner: on normal exit, on a crash, and on Ctrl-C or SIGTERM. */
+export function killChildrenOnExit() {
+  process.on('exit', killAllNow);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      console.error(`\nbench: ${signal}, stopping the servers`);
+      killAllNow();
+      process.exit(130);
+    });
+  }
+}
+
+/** The cores a process may run on, as /proc says (e.g. "0"); null where /proc is not available. */
+export function coresOf(pid) {
+  return procStatusField(pid, 'Cpus_allowed_list');
+}
+
+function procStatusField(pid, field) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return new RegExp(`^${field}:\\s+(.+)$`, 'm').exec(status)?.[1]?.trim() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resident set size of a process in MiB, from /proc (null where /proc is not available). */
+export function rssMiB(pid) {
+  const match = /^(\d+)\s+kB$/.exec(procStatusField(pid, 'VmRSS') ?? '');
+  return match ? Number(match[1]) / 1024 : null;
+}

@@ -1,0 +1,41 @@
+/**
+ * System (a), the limit: bare node:http answering every route with a pre-serialized body. GETs get
+ * the first 20 fixture pets (200); POSTs, whose body is drained, get one pet (201), so creates count
+ * as successes. Usage: node bench/servers/bare.js [--port N]; prints `PORT <n>`.
+ */
+import console from 'node:console';
+import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import process from 'node:process';
+import { URL } from 'node:url';
+
+const pets = JSON.parse(readFileSync(new URL('../../fixtures/pets.json', import.meta.url), 'utf8'));
+const LIST = Buffer.from(JSON.stringify(pets.slice(0, 20)));
+const CREATED = Buffer.from(JSON.stringify({ id: 1000, name: 'Bench', categoryId: 1 }));
+
+function portArgument(argv) {
+  const index = argv.indexOf('--port');
+  return index >= 0 ? Number(argv[index + 1]) : 0;
+}
+
+function send(res, status, body) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+  res.end(body);
+}
+
+const server = createServer((req, res) => {
+  if (req.method === 'POST') {
+    req.resume();
+    req.on('end', () => {
+      send(res, 201, CREATED);
+    });
+  } else {
+    send(res, 200, LIST);
+  }
+});
+
+server.listen(portArgument(process.argv), '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`PORT ${typeof address === 'object' && address !== null ? address.port : ''}`);
+});

@@ -1,0 +1,77 @@
+// How a consumer's jest suite uses the mock in-process: one server for the file, a reset per test.
+import { startMockServer, type MockServer, type Pet } from '../../src/index.js';
+
+const AUTH = { Authorization: 'Bearer consumer' };
+let mock: MockServer;
+
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 7, count: 30 });
+});
+
+afterAll(async () => {
+  await mock.close();
+});
+
+beforeEach(async () => {
+  await mock.reset();
+});
+
+async function listPets(headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${mock.url}/pets?limit=100`, { headers: { ...AUTH, ...headers } });
+}
+
+describe('startMockServer, as a consumer test suite uses it', () => {
+  it('listens on a free port and serves the generated pets', async () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(mock.port).toBeGreaterThan(0);
+    const res = await listPets();
+    expect(res.status).toBe(200);
+    expect((await res.json()) as Pet[]).toHaveLength(30);
+  });
+
+  it('reset() undoes what a test created', async () => {
+    const created = await fetch(`${mock.url}/pets`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Temp', categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    expect((await (await listPets()).json()) as Pet[]).toHaveLength(31);
+    await mock.reset();
+    expect((await (await listPets()).json()) as Pet[]).toHaveLength(30);
+  });
+
+  it('useScenario() forces answers for the next N matching requests', async () => {
+    mock.useScenario('empty-catalogue', { times: 1 });
+    expect(await (await listPets()).json()).toEqual([]);
+    expect((await (await listPets()).json()) as Pet[]).toHaveLength(30);
+  });
+
+  it('useScenario() until clearScenario(), and unknown names throw', async () => {
+    mock.useScenario('unauthorized');
+    expect((await listPets()).status).toBe(401);
+    mock.clearScenario();
+    expect((await listPets()).status).toBe(200);
+    expect(() => {
+      mock.useScenario('no-such-scenario');
+    }).toThrow(/unknown scenario/);
+  });
+
+  it('scopes controls to a session', async () => {
+    mock.useScenario('unauthorized', { session: 'worker-2' });
+    expect((await listPets({ 'X-Mock-Session': 'worker-2' })).status).toBe(401);
+    expect((await listPets({ 'X-Mock-Session': 'worker-1' })).status).toBe(200);
+  });
+
+  it('requests() returns the journal, newest first', async () => {
+    await fetch(`${mock.url}/pets/1`, { headers: AUTH });
+    await listPets();
+    const [newest, previous] = mock.requests({ limit: 2 });
+    expect(newest?.operationId).toBe('listPets');
+    expect(previous?.operationId).toBe('getPet');
+  });
+
+  it('refuses bad options with the CLI checks', async () => {
+    await expect(startMockServer({ port: 70000 })).rejects.toThrow(/--port/);
+  });
+});

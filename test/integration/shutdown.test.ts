@@ -1,0 +1,107 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { killAllClis, startCli, stopCli } from '../helpers/process-cli.js';
+
+/** Generous bound for process tests on a busy machine (not a timing assertion). */
+const SLOW = 60_000;
+
+const AUTH = { Authorization: 'Bearer shutdown' };
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'petstore-shutdown-'));
+});
+
+afterEach(async () => {
+  await killAllClis();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function create(url: string, name: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    if (res.status !== 201) return undefined;
+    const pet = (await res.json()) as { id: number };
+    return pet.id;
+  } catch {
+    return undefined; // cut off by the stop: not acknowledged
+  }
+}
+
+describe('graceful shutdown', () => {
+  it(
+    'on SIGTERM under write load with --db, exits 0 and loses no acknowledged create',
+    async () => {
+      const db = join(dir, 'pets.json');
+      const cli = await startCli(['--port', '0', '--db', db]);
+      const acknowledged: number[] = [];
+      // Four writers create pets until the server stops answering.
+      const writers = Array.from({ length: 4 }, async (_, writer) => {
+        for (let i = 0; ; i += 1) {
+          const id = await create(cli.url, `w${writer}-${i}`);
+          if (id === undefined) return;
+          acknowledged.push(id);
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const exit = await stopCli(cli);
+      await Promise.all(writers);
+      expect(exit.code).toBe(0);
+      expect(exit.signal).toBeNull();
+      expect(acknowledged.length).toBeGreaterThan(0);
+
+      const again = await startCli(['--port', '0', '--db', db]);
+      const res = await fetch(`${again.url}/pets?limit=100`, { headers: AUTH });
+      expect(res.status).toBe(200);
+      for (const id of acknowledged) {
+        const got = await fetch(`${again.url}/pets/${id}`, { headers: AUTH });
+        expect(got.status).toBe(200);
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'finishes a request in flight before exiting',
+    async () => {
+      const scenarios = join(dir, 'scenarios');
+      await mkdir(scenarios);
+      await writeFile(
+        join(scenarios, 'brief.yaml'),
+        'rules:\n  - operations: listPets\n    delay: 300\n',
+      );
+      const cli = await startCli(['--port', '0', '--scenarios-dir', scenarios]);
+      const inFlight = fetch(`${cli.url}/pets?limit=2`, {
+        headers: { ...AUTH, 'X-Mock-Scenario': 'brief' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const exited = stopCli(cli);
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toHaveLength(2);
+      expect((await exited).code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    'exits at once on a second signal',
+    async () => {
+      const cli = await startCli(['--port', '0']);
+      // A request held open by a slow scenario keeps the first stop waiting for its grace period.
+      const held = fetch(`${cli.url}/pets`, { headers: { ...AUTH, 'X-Mock-Scenario': 'timeout' } });
+      held.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      cli.child.kill('SIGTERM');
+      cli.child.kill('SIGINT');
+      const exit = await cli.exited;
+      expect(exit.code).toBe(130);
+    },
+    SLOW,
+  );
+});
