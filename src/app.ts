@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
 import { basePathOf } from './contract/operation-index.js';
-import { createContractValidator } from './contract/validator.js';
+import { createContractValidator, createLazyContractValidator } from './contract/validator.js';
 import { createAdminAuth, createBearerAuth } from './http/bearer-auth.js';
 import { createCors } from './http/cors.js';
 import { createErrorHandler, notFound } from './http/error-handler.js';
@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): Express {
 
   // The control plane: its own token, its own document, its own route table.
   app.use(adminPath, createAdminAuth(deps.adminToken), express.json({ limit: BODY_LIMIT }));
-  app.use(adminPath, createContractValidator(adminContract.document));
+  app.use(adminPath, createLazyContractValidator(adminContract.document));
   app.use(adminPath, createAdminRoutes({ sessions, scenarios }));
 
   // The pet API: auth before anything else, then session, body, validation, scenarios, handlers.

@@ -35,7 +35,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       );
     }
     const checkPet = contract.checkSchema('Pet');
-    const initial = loadInitialData(
+    const initial = await loadInitialData(
       config.seed !== undefined
         ? { kind: 'generated', seed: config.seed, count: config.count ?? 0 }
         : { kind: 'fixtures', path: config.fixturesPath },

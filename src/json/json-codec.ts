@@ -28,7 +28,13 @@ export function containsBigInt(value: unknown): boolean {
 
 /** JSON.stringify that writes bigints as exact integers. */
 export function stringifyJson(value: unknown): string {
-  return (containsBigInt(value) ? stringify(value) : JSON.stringify(value)) ?? 'null';
+  try {
+    // The native path, unless it meets a bigint (it throws a TypeError then): no scan first.
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !containsBigInt(value)) throw error;
+    return stringify(value) ?? 'null';
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Low } from 'lowdb';
 import { nextInt64, type Int64 } from '../json/int64.js';
 import type { NewPet, Pet, PetStatus } from '../pets/pet.js';
+import { createCoalescedWrite } from './coalesced-write.js';
 import { copyStoreData, type StoreData } from './store-data.js';
 
 /** The query of listPets, after validation and defaults. */
@@ -13,11 +14,14 @@ export interface ListQuery {
 export class PetStore {
   readonly #db: Low<StoreData>;
   readonly #initial: StoreData;
+  /** Saves the whole store; concurrent callers share one serialization and one file write. */
+  readonly #save: () => Promise<void>;
 
   /** `db` must already hold validated data; `initial` is what reset() restores. */
   constructor(db: Low<StoreData>, initial: StoreData) {
     this.#db = db;
     this.#initial = copyStoreData(initial);
+    this.#save = createCoalescedWrite(() => db.write());
   }
 
   /** Number of pets stored. */
@@ -60,18 +64,18 @@ export class PetStore {
     if (newPet.status !== undefined) pet.status = newPet.status;
     data.nextId = nextInt64(data.nextId);
     data.pets.push(pet);
-    await this.#db.write();
+    await this.#save();
     return pet;
   }
 
   /** Resolves once everything stored so far is written (a no-op in memory). */
   async flush(): Promise<void> {
-    await this.#db.write();
+    await this.#save();
   }
 
   /** Puts back exactly the initial pets and id counter. */
   async reset(): Promise<void> {
     this.#db.data = copyStoreData(this.#initial);
-    await this.#db.write();
+    await this.#save();
   }
 }

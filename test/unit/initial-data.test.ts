@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { defaultFixturesPath } from '../../src/paths.js';
 import type { Pet } from '../../src/pets/pet.js';
-import { generatePets, loadFixtures } from '../../src/store/initial-data.js';
+import { generatePets } from '../../src/store/generate-pets.js';
+import { loadFixtures } from '../../src/store/initial-data.js';
 import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 
