@@ -8,6 +8,7 @@ import { createAdminAuth, createBearerAuth } from './http/bearer-auth.js';
 import { createCors } from './http/cors.js';
 import { createErrorHandler, notFound } from './http/error-handler.js';
 import { RequestContexts } from './http/request-context.js';
+import { limitRequests } from './http/limits.js';
 import { createRequestLog } from './http/request-log.js';
 import { createJsonBodyParser, installExactJson, type ExactBodies } from './json/exact-json.js';
 import { createDeprecationNotice } from './pets/deprecation.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   defaultStatus?: PetStatus | undefined;
   /** When set, every admin call needs it as its bearer token. */
   adminToken?: string | undefined;
+  /** False: no /__admin API at all (--no-admin). */
+  admin?: boolean;
   /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
   validation?: 'on' | 'off';
 }
@@ -54,12 +57,15 @@ export function createApp(deps: AppDeps): Express {
   const sendJson = installExactJson(app);
 
   app.use(createRequestLog(logger, contract.operations));
+  app.use(limitRequests);
   app.use(createCors(deps.corsOrigins ?? []));
 
   // The control plane: its own token, its own document, its own route table.
-  app.use(adminPath, createAdminAuth(deps.adminToken), express.json({ limit: BODY_LIMIT }));
-  app.use(adminPath, createLazyContractValidator(adminContract.document));
-  app.use(adminPath, createAdminRoutes({ sessions, scenarios }));
+  if (deps.admin !== false) {
+    app.use(adminPath, createAdminAuth(deps.adminToken), express.json({ limit: BODY_LIMIT }));
+    app.use(adminPath, createLazyContractValidator(adminContract.document));
+    app.use(adminPath, createAdminRoutes({ sessions, scenarios }));
+  }
 
   // The pet API: auth before anything else, then session, body, validation, scenarios, handlers.
   app.get(`${basePath}/pets/:petId`, createDeprecationNotice(logger, basePath));

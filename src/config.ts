@@ -21,6 +21,8 @@ export interface Config {
   readonly maxSessions: number;
   readonly journalSize: number;
   readonly adminToken: string | undefined;
+  /** False with --no-admin: no /__admin at all. */
+  readonly admin: boolean;
 }
 
 /** A setting that cannot be used; its message is one line naming the flag or variable. */
@@ -147,7 +149,12 @@ export type Command = { kind: 'run'; config: Config } | { kind: 'help' } | { kin
 
 type Raw = Partial<Record<OptionName, string>>;
 
-function readFlags(argv: readonly string[]): { raw: Raw; help: boolean; version: boolean } {
+function readFlags(argv: readonly string[]): {
+  raw: Raw;
+  help: boolean;
+  version: boolean;
+  noAdmin: boolean;
+} {
   const options = Object.fromEntries(
     OPTION_NAMES.map((name) => [name, { type: 'string' } as const]),
   );
@@ -157,6 +164,7 @@ function readFlags(argv: readonly string[]): { raw: Raw; help: boolean; version:
       options: {
         ...options,
         help: { type: 'boolean', short: 'h' },
+        'no-admin': { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
       },
       strict: true,
@@ -168,7 +176,12 @@ function readFlags(argv: readonly string[]): { raw: Raw; help: boolean; version:
       const value = given[name];
       if (typeof value === 'string') raw[name] = value;
     }
-    return { raw, help: values.help === true, version: values.version === true };
+    return {
+      raw,
+      help: values.help === true,
+      version: values.version === true,
+      noAdmin: given['no-admin'] === true,
+    };
   } catch (error) {
     throw new ConfigError(`${errorMessage(error).split('\n')[0] ?? ''} (see --help)`);
   }
@@ -218,9 +231,17 @@ function origins(label: string, value: string): string[] {
   return items;
 }
 
+/** MOCK_NO_ADMIN=1 (or true) is --no-admin; another non-empty value is a mistake worth saying. */
+function adminDisabledByEnv(env: NodeJS.ProcessEnv): boolean {
+  const value = env.MOCK_NO_ADMIN?.trim().toLowerCase() ?? '';
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new ConfigError(`MOCK_NO_ADMIN: expected 1, true, 0 or false, got "${value}"`);
+}
+
 /** Builds the read-only Config from the command line and the environment. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
-  const { raw, help, version } = readFlags(argv);
+  const { raw, help, version, noAdmin } = readFlags(argv);
   if (help) return { kind: 'help' };
   if (version) return { kind: 'version' };
   const get = (name: OptionName) => sourceOf(name, raw, env);
@@ -285,6 +306,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
       ? integer(journalSize.label, journalSize.value, 0, 100_000)
       : DEFAULT_JOURNAL_SIZE,
     adminToken: adminToken?.value,
+    admin: !(noAdmin || adminDisabledByEnv(env)),
   };
   return { kind: 'run', config: Object.freeze(config) };
 }
@@ -301,6 +323,7 @@ export function helpText(): string {
     'Usage: petstore-mock [options]',
     '',
     ...rows,
+    `  ${'--no-admin'.padEnd(30)}no /__admin API at all (env MOCK_NO_ADMIN=1)`,
     `  ${'--help, -h'.padEnd(30)}print this help`,
     `  ${'--version, -v'.padEnd(30)}print the version`,
     '',

@@ -63,6 +63,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       corsOrigins: config.corsOrigins,
       defaultStatus: config.defaultStatus,
       adminToken: config.adminToken,
+      admin: config.admin,
     };
   } catch (error) {
     throw error instanceof StartError ? error : new StartError(errorMessage(error));

@@ -1,10 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { basePathOf } from './contract/operation-index.js';
 import { isRecord } from './contract/openapi-document.js';
+import { HttpError } from './http/http-error.js';
+import { MAX_HEADER_BYTES } from './http/limits.js';
 import { loadMock, StartError } from './load-mock.js';
 import type { PetStore } from './store/pet-store.js';
 
@@ -19,6 +21,48 @@ export interface RunningServer {
   readonly deps: AppDeps;
   /** Stops accepting, finishes in-flight requests, writes the store. */
   close(): Promise<void>;
+}
+
+/** A client must send its request line and headers within this time (slowloris). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** ... and its whole request, body included, within this time. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** An idle keep-alive connection is closed after this time. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** What Node's HTTP parser refuses before Express sees it, as a status and Error body. */
+function parserError(code: unknown): HttpError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new HttpError(
+        431,
+        'headers_too_large',
+        `The request line and headers exceed ${MAX_HEADER_BYTES} bytes.`,
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new HttpError(408, 'request_timeout', 'The request was not received in time.');
+    default:
+      return new HttpError(400, 'bad_request', 'The request is not valid HTTP.');
+  }
+}
+
+/** Answers requests the parser refused with the same JSON Error body as everything else. */
+function answerClientError(error: Error, socket: Socket): void {
+  const code = isRecord(error) ? error.code : undefined;
+  if (code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const httpError = parserError(code);
+  const body = JSON.stringify(httpError.toBody());
+  socket.end(
+    `HTTP/1.1 ${httpError.status} ${STATUS_CODES[httpError.status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }
 
 /** In-flight requests get this long to finish once a stop is asked; then connections are cut. */
@@ -81,7 +125,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const deps = await loadMock(config, logger);
   const app = createApp(deps);
   const store = deps.sessions.default.store;
-  const server = createServer(app);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.on('clientError', answerClientError);
   const address = await listen(server, config);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'not_acceptable'
   | 'unsupported_media_type'
   | 'payload_too_large'
+  | 'headers_too_large'
+  | 'request_timeout'
   | 'internal_error'
   // Refusals of the mock's control plane (scenarios, sessions), not answers of the imitated service.
   | 'not_in_contract'

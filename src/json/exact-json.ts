@@ -1,5 +1,6 @@
 import type { Express, RequestHandler, Response } from 'express';
 import { HttpError } from '../http/http-error.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/limits.js';
 import { errorMessage } from '../error-message.js';
 import { containsBigInt, parseJson, stringifyJson, validationView } from './json-codec.js';
 
@@ -49,6 +50,16 @@ export function createJsonBodyParser(exactBodies: ExactBodies): RequestHandler {
     if (text.trim() === '') {
       req.body = undefined;
       next();
+      return;
+    }
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+      next(
+        new HttpError(
+          400,
+          'bad_request',
+          `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+        ),
+      );
       return;
     }
     let exact: unknown;

@@ -38,6 +38,7 @@ describe('loadConfig: defaults', () => {
       maxSessions: 100,
       journalSize: 1000,
       adminToken: undefined,
+      admin: true,
     });
   });
 
@@ -421,5 +422,28 @@ describe('loadConfig: a read-only config', () => {
     const second = runConfig(['--api-keys', 'b']);
     expect(first.apiKeys).toEqual(['a']);
     expect(second.apiKeys).toEqual(['b']);
+  });
+});
+
+describe('--no-admin', () => {
+  function runConfig(argv: string[], env: NodeJS.ProcessEnv = {}) {
+    const command = loadConfig(argv, env);
+    if (command.kind !== 'run') throw new Error('expected a run command');
+    return command.config;
+  }
+
+  it('keeps the admin API by default', () => {
+    expect(runConfig([]).admin).toBe(true);
+  });
+
+  it('turns it off with the flag or MOCK_NO_ADMIN=1/true', () => {
+    expect(runConfig(['--no-admin']).admin).toBe(false);
+    expect(runConfig([], { MOCK_NO_ADMIN: '1' }).admin).toBe(false);
+    expect(runConfig([], { MOCK_NO_ADMIN: 'true' }).admin).toBe(false);
+    expect(runConfig([], { MOCK_NO_ADMIN: '0' }).admin).toBe(true);
+  });
+
+  it('refuses another MOCK_NO_ADMIN value, naming it', () => {
+    expect(() => loadConfig([], { MOCK_NO_ADMIN: 'maybe' })).toThrow(/MOCK_NO_ADMIN/);
   });
 });

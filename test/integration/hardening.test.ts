@@ -1,0 +1,197 @@
+import { connect } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { startMockServer, type MockServer } from '../../src/index.js';
+import { openPetStore } from '../../src/store/open-store.js';
+import { storeDataFrom } from '../../src/store/store-data.js';
+import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
+
+const SLOW = 60_000;
+
+/** Sends raw bytes on a new connection and collects everything the server answers. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(bytes);
+    });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.on('end', () => {
+      resolve(answer);
+    });
+    socket.on('error', reject);
+  });
+}
+
+function bodyOf(raw: string): unknown {
+  return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+}
+
+describe('limits, each answered with an Error body', () => {
+  it('sends X-Content-Type-Options: nosniff on answers and errors', async () => {
+    const { app } = await createTestApp();
+    for (const res of [
+      await request(app).get('/v1/pets').set(AUTH),
+      await request(app).get('/v1/pets'),
+      await request(app).get('/nowhere'),
+      await request(app).get('/__admin/health'),
+    ]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('refuses more than 32 query parameters', async () => {
+    const { app } = await createTestApp();
+    const many = Array.from({ length: 33 }, () => 'status=sold').join('&');
+    const res = await request(app).get(`/v1/pets?${many}`).set(AUTH);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      code: 'bad_request',
+      message: 'Too many query parameters: at most 32 are read.',
+      status: 400,
+    });
+  });
+
+  it('refuses JSON nested deeper than 32 levels, and accepts 32', async () => {
+    const { app, store } = await createTestApp({ pets: [] });
+    const nested = (depth: number): string =>
+      `{"name":"a","categoryId":1,"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    const deep = await request(app)
+      .post('/v1/pets')
+      .set({ ...AUTH, 'Content-Type': 'application/json' })
+      .send(nested(33));
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ code: 'bad_request', status: 400 });
+    expect(store.size).toBe(0);
+    const ok = await request(app)
+      .post('/v1/pets')
+      .set({ ...AUTH, 'Content-Type': 'application/json' })
+      .send(nested(32));
+    expect(ok.status).toBe(201);
+  });
+
+  it('answers 404 for /__admin with --no-admin (admin: false), and serves the pet API', async () => {
+    const { app } = await createTestApp({ admin: false });
+    const res = await request(app).get('/__admin/health');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'not_found', status: 404 });
+    expect((await request(app).get('/v1/pets').set(AUTH)).status).toBe(200);
+  });
+});
+
+describe('on a real socket', () => {
+  let mock: MockServer;
+
+  beforeAll(async () => {
+    mock = await startMockServer();
+  });
+
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it('answers headers over 16 kB with 431 and an Error body', async () => {
+    const raw = await rawExchange(
+      mock.port,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(raw.startsWith('HTTP/1.1 431 ')).toBe(true);
+    expect(bodyOf(raw)).toEqual({
+      code: 'headers_too_large',
+      message: 'The request line and headers exceed 16384 bytes.',
+      status: 431,
+    });
+  });
+
+  it('answers a request that is not HTTP with 400 and an Error body', async () => {
+    const raw = await rawExchange(mock.port, 'GARBAGE\r\n\r\n');
+    expect(raw.startsWith('HTTP/1.1 400 ')).toBe(true);
+    expect(bodyOf(raw)).toMatchObject({ code: 'bad_request', status: 400 });
+  });
+
+  it(
+    'serves other clients while 200 slow clients hold half-sent requests',
+    async () => {
+      const slow = Array.from({ length: 200 }, () => {
+        const socket = connect(mock.port, '127.0.0.1', () => {
+          socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n'); // headers never finished
+        });
+        socket.on('error', () => undefined);
+        return socket;
+      });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        for (let i = 0; i < 5; i += 1) {
+          const res = await fetch(`${mock.url}/pets?limit=1`, { headers: AUTH });
+          expect(res.status).toBe(200);
+        }
+      } finally {
+        for (const socket of slow) socket.destroy();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe('1,000 concurrent creates', () => {
+  async function createConcurrently(mock: MockServer): Promise<number[]> {
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        fetch(`${mock.url}/pets`, {
+          method: 'POST',
+          headers: { ...AUTH, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: `pet-${i}`, categoryId: 1 }),
+        }).then(async (res) => {
+          expect(res.status).toBe(201);
+          return ((await res.json()) as { id: number }).id;
+        }),
+      ),
+    );
+    return answers;
+  }
+
+  it(
+    'give 1,000 distinct ids, all retrievable, in memory',
+    async () => {
+      const mock = await startMockServer();
+      try {
+        const ids = await createConcurrently(mock);
+        expect(new Set(ids).size).toBe(1000);
+        for (const id of ids) {
+          expect((await fetch(`${mock.url}/pets/${id}`, { headers: AUTH })).status).toBe(200);
+        }
+      } finally {
+        await mock.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'give 1,000 distinct ids, all in the --db file',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'petstore-concurrent-'));
+      const db = join(dir, 'pets.json');
+      const mock = await startMockServer({ db });
+      try {
+        const ids = await createConcurrently(mock);
+        expect(new Set(ids).size).toBe(1000);
+        const stored = JSON.parse(await readFile(db, 'utf8')) as { pets: { id: number }[] };
+        const inFile = new Set(stored.pets.map((pet) => pet.id));
+        expect(ids.every((id) => inFile.has(id))).toBe(true);
+        const reopened = await openPetStore({
+          initial: storeDataFrom([]),
+          dbPath: db,
+          checkPet: contract.checkSchema('Pet'),
+        });
+        expect(ids.every((id) => reopened.get(id) !== undefined)).toBe(true);
+      } finally {
+        await mock.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
+});
