@@ -39,11 +39,15 @@ export class HttpError extends Error {
 
   /** The Error body for this error: `status` always equals the HTTP status. */
   toBody(): ErrorBody {
-    return { code: this.code, message: this.message, status: this.status };
+    // A backstop: whatever a message quotes, it stays short.
+    const message =
+      this.message.length > MAX_MESSAGE ? `${this.message.slice(0, MAX_MESSAGE)}…` : this.message;
+    return { code: this.code, message, status: this.status };
   }
 }
 
 const MAX_ECHO = 120;
+const MAX_MESSAGE = 600;
 
 /** Quotes client input for a message without echoing an unbounded amount of it. */
 export function quoteInput(value: string): string {

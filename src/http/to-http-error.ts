@@ -46,10 +46,17 @@ function asValidatorError(error: unknown): ValidatorError | undefined {
   return { status: error.status, message, errors, headers };
 }
 
+const MAX_NAME = 64;
+
+function boundedName(name: string): string {
+  return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name;
+}
+
 /** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
 function describeItem({ path, message }: { path: string; message: string }): string {
   const [location = '', ...rest] = path.replace(/^\.?\/?/, '').split(/[/.]/);
-  const name = rest.join('.');
+  // Names come from the client (an unknown parameter's name): never echo them unbounded.
+  const name = boundedName(rest.join('.'));
   const where = LOCATIONS[location];
   if (where === undefined) return message;
   if (location === 'body' && (name === '' || name === 'body')) {

@@ -195,3 +195,18 @@ describe('1,000 concurrent creates', () => {
     SLOW,
   );
 });
+
+describe('error messages never echo unbounded input', () => {
+  it.each([
+    ['an unknown query parameter name', `/v1/pets?${'q'.repeat(5000)}=1`],
+    ['an unknown path', `/v1/${'p'.repeat(5000)}`],
+    ['a bad petId', `/v1/pets/${'9'.repeat(5000)}`],
+  ])('%s', async (_what, path) => {
+    const { app } = await createTestApp();
+    const res = await request(app).get(path).set(AUTH);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    const { message } = res.body as { message: string };
+    expect(message.length).toBeLessThan(300);
+  });
+});
