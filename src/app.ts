@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
@@ -60,25 +60,31 @@ export function createApp(deps: AppDeps): Express {
   app.use(limitRequests);
   app.use(createCors(deps.corsOrigins ?? []));
 
-  // The control plane: its own token, its own document, its own route table.
+  // The control plane: its own token, its own document, its own route table. Each API is one
+  // router mounted once, so its path prefix is matched once per request, not once per layer.
   if (deps.admin !== false) {
-    app.use(adminPath, createAdminAuth(deps.adminToken), express.json({ limit: BODY_LIMIT }));
-    app.use(adminPath, createLazyContractValidator(adminContract.document));
-    app.use(adminPath, createAdminRoutes({ sessions, scenarios }));
+    const admin = Router().use(
+      createAdminAuth(deps.adminToken),
+      express.json({ limit: BODY_LIMIT }),
+      createLazyContractValidator(adminContract.document),
+      createAdminRoutes({ sessions, scenarios }),
+    );
+    app.use(adminPath, admin);
   }
 
   // The pet API: auth before anything else, then session, body, validation, scenarios, handlers.
-  app.get(`${basePath}/pets/:petId`, createDeprecationNotice(logger, basePath));
-  app.use(basePath, createJournalLayer(sessions, contexts, contract.operations));
-  app.use(basePath, createBearerAuth(deps.apiKeys ?? []));
-  app.use(basePath, createSessionLayer(sessions, contexts));
-  // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
-  app.use(basePath, express.text({ type: 'application/json', limit: BODY_LIMIT }));
-  app.use(basePath, createJsonBodyParser(exactBodies));
-  if (deps.validation !== 'off') app.use(basePath, createContractValidator(contract.document));
-  app.use(basePath, createScenarioLayer(contract.operations, scenarios, contexts));
-  app.use(
-    basePath,
+  const petApi = Router();
+  // getPet is marked deprecated on every answer, so before auth can refuse it.
+  petApi.get('/pets/:petId', createDeprecationNotice(logger, basePath));
+  petApi.use(
+    createJournalLayer(sessions, contexts, contract.operations),
+    createBearerAuth(deps.apiKeys ?? []),
+    createSessionLayer(sessions, contexts),
+    // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
+    express.text({ type: 'application/json', limit: BODY_LIMIT }),
+    createJsonBodyParser(exactBodies),
+    ...(deps.validation === 'off' ? [] : [createContractValidator(contract.document)]),
+    createScenarioLayer(contract.operations, scenarios, contexts),
     createPetRoutes({
       storeOf: (req) => contexts.of(req).session.store,
       bodyOf: (req) => {
@@ -91,6 +97,7 @@ export function createApp(deps: AppDeps): Express {
       defaultStatus: deps.defaultStatus,
     }),
   );
+  app.use(basePath, petApi);
 
   app.use(notFound);
   app.use(createErrorHandler(logger, BODY_LIMIT, contexts));

@@ -11,10 +11,15 @@ const CLIENT_ID = /^[\w.:-]{1,128}$/;
  */
 export function createRequestLog(logger: Logger, operations: OperationIndex): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && CLIENT_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    // Nothing more to do per request when the line would not be written (--log-level silent).
+    if (!logger.isLevelEnabled('info')) {
+      next();
+      return;
+    }
+    const started = process.hrtime.bigint();
     res.on('finish', () => {
       const path = req.originalUrl.split('?', 1)[0] ?? '';
       logger.info(

@@ -18,11 +18,18 @@ export function parseJson(text: string, strict = false): unknown {
   return parse(text, null, parseNumber);
 }
 
-/** Whether a JSON-like value holds a bigint anywhere. */
+/** Whether a JSON-like value holds a bigint anywhere (on every response: no allocation). */
 export function containsBigInt(value: unknown): boolean {
   if (typeof value === 'bigint') return true;
-  if (Array.isArray(value)) return value.some(containsBigInt);
-  if (typeof value === 'object' && value !== null) return Object.values(value).some(containsBigInt);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (containsBigInt(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    const child: unknown = Reflect.get(value, key);
+    if (Object.hasOwn(value, key) && containsBigInt(child)) return true;
+  }
   return false;
 }
 
