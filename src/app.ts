@@ -19,6 +19,9 @@ import { createScenarioLayer } from './scenarios/scenario-layer.js';
 import { createJournalLayer, createSessionLayer } from './sessions/session-layer.js';
 import type { SessionRegistry } from './sessions/session-registry.js';
 
+/** Routers match paths case-sensitively, as the contracts write them. */
+export const ROUTER_OPTIONS = { caseSensitive: true } as const;
+
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';
 
@@ -54,6 +57,9 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Paths match as the contract writes them: /V1/PETS is no operation (and the validator, which
+  // matches case-sensitively, would otherwise let its answer through unchecked).
+  app.set('case sensitive routing', true);
   const sendJson = installExactJson(app);
 
   app.use(createRequestLog(logger, contract.operations));
@@ -63,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   // The control plane: its own token, its own document, its own route table. Each API is one
   // router mounted once, so its path prefix is matched once per request, not once per layer.
   if (deps.admin !== false) {
-    const admin = Router().use(
+    const admin = Router(ROUTER_OPTIONS).use(
       createAdminAuth(deps.adminToken),
       express.json({ limit: BODY_LIMIT }),
       createLazyContractValidator(adminContract.document),
@@ -73,7 +79,7 @@ export function createApp(deps: AppDeps): Express {
   }
 
   // The pet API: auth before anything else, then session, body, validation, scenarios, handlers.
-  const petApi = Router();
+  const petApi = Router(ROUTER_OPTIONS);
   // getPet is marked deprecated on every answer, so before auth can refuse it.
   petApi.get('/pets/:petId', createDeprecationNotice(logger, basePath));
   petApi.use(

@@ -105,7 +105,7 @@ export function createAdminRoutes({ sessions, scenarios }: AdminDeps): Router {
       },
     ],
   ];
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   for (const [method, path, handler] of routes) router[method](path, handler);
   return router;
 }

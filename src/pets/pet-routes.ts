@@ -43,7 +43,7 @@ function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet
 /** The three operations of the contract: thin handlers over the store of the request's session. */
 export function createPetRoutes(options: PetRoutesOptions): Router {
   const { storeOf, bodyOf, sendJson } = options;
-  const router = Router();
+  const router = Router({ caseSensitive: true });
 
   router.get('/pets', (req, res) => {
     const status = isPetStatus(req.query.status) ? req.query.status : undefined;

@@ -210,3 +210,15 @@ describe('error messages never echo unbounded input', () => {
     expect(message.length).toBeLessThan(300);
   });
 });
+
+describe('paths match as the contract writes them', () => {
+  it.each(['/V1/PETS', '/v1/Pets', '/V1/pets/1', '/__ADMIN/health'])(
+    '%s is no operation: 404 not_found',
+    async (path) => {
+      const { app } = await createTestApp();
+      const res = await request(app).get(path).set(AUTH);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'not_found', status: 404 });
+    },
+  );
+});
