@@ -41,6 +41,7 @@ export function expectError(res: Response, status: number, code: string): ErrorB
   const body: unknown = res.body;
   expect(checkError(body)).toEqual([]);
   if (!isErrorBody(body)) throw new Error(`not an Error body: ${res.text}`);
+  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status']);
   expect({ code: body.code, status: body.status }).toEqual({ code, status });
   expect(body.message.trim()).not.toBe('');
   return body;

@@ -1,17 +1,14 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 import type { Pet } from '../../src/pets/pet.js';
 import type { JournalEntry } from '../../src/sessions/journal.js';
-import { AUTH, contract } from './test-app.js';
+import { AUTH } from './test-app.js';
 
-/** An Error body as tests read it back. */
-export interface ErrorBody {
-  code: string;
-  message: string;
-  status: number;
-}
+import { asPet, asPets } from './http-matrix.js';
+
+export { asPet, asPets, expectError } from './http-matrix.js';
 
 /** GET /__admin/scenarios as tests read it back. */
 export interface ScenarioListing {
@@ -19,62 +16,8 @@ export interface ScenarioListing {
   active: { name: string; remaining: number | null } | null;
 }
 
-const checkError = contract.checkSchema('Error');
-const checkPets = contract.checkSchema('Pets');
-const checkPet = contract.checkSchema('Pet');
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Asserts an error answer: the HTTP status, a JSON `{code, message, status}` body (exactly those
- * keys) whose status equals the HTTP status, the given code, and a non-empty message.
- */
-export function expectError(res: Response, status: number, code: string): ErrorBody {
-  if (res.status !== status) {
-    throw new Error(`expected HTTP ${status}, got ${res.status}: ${res.text.slice(0, 500)}`);
-  }
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const body: unknown = res.body;
-  expect(checkError(body)).toEqual([]);
-  if (
-    !isRecord(body) ||
-    typeof body.code !== 'string' ||
-    typeof body.message !== 'string' ||
-    typeof body.status !== 'number'
-  ) {
-    throw new Error(`not an Error body: ${res.text}`);
-  }
-  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status']);
-  expect({ code: body.code, status: body.status }).toEqual({ code, status });
-  expect(body.message.trim()).not.toBe('');
-  return { code: body.code, message: body.message, status: body.status };
-}
-
-/** Narrows a body to a list of pets, checked against the contract's Pets schema. */
-export function asPets(value: unknown): Pet[] {
-  expect(checkPets(value)).toEqual([]);
-  if (!Array.isArray(value)) throw new Error(`not a list: ${JSON.stringify(value)}`);
-  return value.map((item: unknown) => asPet(item));
-}
-
-/** Narrows a body to one pet, checked against the contract's Pet schema. */
-export function asPet(value: unknown): Pet {
-  expect(checkPet(value)).toEqual([]);
-  if (
-    !isRecord(value) ||
-    typeof value.id !== 'number' ||
-    typeof value.name !== 'string' ||
-    typeof value.categoryId !== 'number'
-  ) {
-    throw new Error(`not a Pet: ${JSON.stringify(value)}`);
-  }
-  const pet: Pet = { id: value.id, name: value.name, categoryId: value.categoryId };
-  if (value.status === 'available' || value.status === 'pending' || value.status === 'sold') {
-    pet.status = value.status;
-  }
-  return pet;
 }
 
 function stringOrNull(value: unknown): string | null {
