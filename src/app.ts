@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
 import { basePathOf } from './contract/operation-index.js';
+import { createStrictQueryIntegers } from './contract/strict-query.js';
 import { createContractValidator, createLazyContractValidator } from './contract/validator.js';
 import { createAdminAuth, createBearerAuth } from './http/bearer-auth.js';
 import { createCors } from './http/cors.js';
@@ -80,15 +81,16 @@ export function createApp(deps: AppDeps): Express {
 
   // The pet API: auth before anything else, then session, body, validation, scenarios, handlers.
   const petApi = Router(ROUTER_OPTIONS);
-  // getPet is marked deprecated on every answer, so before auth can refuse it.
-  petApi.get('/pets/:petId', createDeprecationNotice(logger, basePath));
   petApi.use(
+    // getPet is marked deprecated on every answer, so before auth can refuse it.
+    createDeprecationNotice(logger, basePath, contract.operations),
     createJournalLayer(sessions, contexts, contract.operations),
     createBearerAuth(deps.apiKeys ?? []),
     createSessionLayer(sessions, contexts),
     // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
     express.text({ type: 'application/json', limit: BODY_LIMIT }),
     createJsonBodyParser(exactBodies),
+    createStrictQueryIntegers(contract.operations),
     ...(deps.validation === 'off' ? [] : [createContractValidator(contract.document)]),
     createScenarioLayer(contract.operations, scenarios, contexts),
     createPetRoutes({

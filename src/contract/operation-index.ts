@@ -9,6 +9,8 @@ export interface Operation {
   readonly pathTemplate: string;
   /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
   readonly statuses: readonly number[];
+  /** Query parameters whose schema is an integer, e.g. `['limit']`. */
+  readonly integerQueryParameters: readonly string[];
   /** For each documented status, the component schema of its JSON body, e.g. `{ 200: 'Pets' }`. */
   readonly bodySchemas: Readonly<Record<number, string>>;
   readonly deprecated: boolean;
@@ -69,6 +71,15 @@ function bodySchemasOf(document: OpenApiDocument, responses: unknown): Record<nu
   return schemas;
 }
 
+/** Inline query parameters of type integer, from the path item's and the operation's lists. */
+function integerQueryParametersOf(lists: unknown[]): string[] {
+  return lists
+    .flatMap((list): unknown[] => (Array.isArray(list) ? list : []))
+    .filter(isRecord)
+    .filter((p) => p.in === 'query' && isRecord(p.schema) && p.schema.type === 'integer')
+    .flatMap((p) => (typeof p.name === 'string' ? [p.name] : []));
+}
+
 /** Indexes the operations of a document under its base path. */
 export function createOperationIndex(document: OpenApiDocument): OperationIndex {
   const basePath = basePathOf(document);
@@ -88,6 +99,7 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
           pathTemplate,
           statuses: responses.map(Number).filter(Number.isInteger),
           bodySchemas: bodySchemasOf(document, op.responses),
+          integerQueryParameters: integerQueryParametersOf([item.parameters, op.parameters]),
           deprecated: op.deprecated === true,
         },
       });

@@ -169,5 +169,17 @@ export function toHttpError(error: unknown, request: FailedRequest): HttpError {
   }
   const validatorError = asValidatorError(error);
   if (validatorError) return fromValidator(validatorError, request);
+  if (error instanceof URIError) {
+    return new HttpError(400, 'bad_request', 'The request path is not valid percent-encoding.');
+  }
+  // Other client errors from Express's layers (e.g. a body not in its Content-Encoding).
+  if (
+    isRecord(error) &&
+    typeof error.status === 'number' &&
+    error.status >= 400 &&
+    error.status < 500
+  ) {
+    return new HttpError(400, 'bad_request', 'The request could not be read.');
+  }
   return new HttpError(500, 'internal_error', 'The mock failed while answering (see its log).');
 }

@@ -4,8 +4,29 @@ import { toInt64 } from './int64.js';
 // Integers of 16 digits or more may be beyond 2^53; shorter JSON takes the native fast path.
 const LONG_DIGITS = /\d{16}/;
 
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** Beyond this many integer digits a literal is left to Number (and fails int64 checks). */
+const MAX_INTEGER_DIGITS = 40;
+
+/**
+ * A number literal as JSON Schema sees it, exactly: an integer value (`1.0`, `1e18`) becomes an
+ * Int64, whatever its notation; a fraction stays a number, but one that Number() would round to
+ * an integer (`1.0000000000000001`) becomes NaN, so that no integer check can accept it.
+ */
 function parseNumber(text: string): number | bigint {
-  return isInteger(text) ? toInt64(BigInt(text)) : Number(text);
+  if (isInteger(text)) return toInt64(BigInt(text));
+  const parts = DECIMAL.exec(text);
+  const value = Number(text);
+  if (!parts) return value;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  const isWhole = /^0*$/.test(digits.slice(Math.max(point, 0)));
+  if (isWhole && point <= MAX_INTEGER_DIGITS) {
+    const integerDigits = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+    return toInt64(BigInt(sign + integerDigits));
+  }
+  return !isWhole && Number.isInteger(value) ? Number.NaN : value;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { OperationIndex } from '../contract/operation-index.js';
 
 /**
  * RFC 9745 wants the date the operation was deprecated; the interface gives none, only that
@@ -12,20 +13,30 @@ export const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 const MAX_CLIENTS_REMEMBERED = 1000;
 
 /**
- * Marks every response of the deprecated getPet (401 and 404 included) with Deprecation, Sunset
- * and a Link to its replacement, and logs a warning once per client.
+ * Marks every response of an operation the contract marks deprecated (getPet; its 401s and 404s
+ * included) with Deprecation, Sunset and a Link to its replacement, and logs a warning once per
+ * client. It matches by the operation index, decoding nothing, so it can run before auth.
  */
-export function createDeprecationNotice(logger: Logger, basePath: string): RequestHandler {
+export function createDeprecationNotice(
+  logger: Logger,
+  basePath: string,
+  operations: OperationIndex,
+): RequestHandler {
   const link = `<${basePath}/pets>; rel="successor-version"; title="GET /pets with a status filter"`;
   const warned = new Set<string>();
   return (req, res, next) => {
+    const op = operations.find(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    if (!op?.deprecated) {
+      next();
+      return;
+    }
     res.set({ Deprecation: DEPRECATION, Sunset: SUNSET, Link: link });
     const client = `${req.ip ?? ''} ${req.headers['user-agent'] ?? ''}`;
     if (!warned.has(client)) {
       if (warned.size >= MAX_CLIENTS_REMEMBERED) warned.clear();
       warned.add(client);
       logger.warn(
-        { operationId: 'getPet', client, sunset: SUNSET },
+        { operationId: op.operationId, client, sunset: SUNSET },
         'getPet is deprecated and will be removed on 2030-12-05: use GET /pets with a status filter',
       );
     }
