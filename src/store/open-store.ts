@@ -5,9 +5,10 @@ import type { SchemaCheck } from '../contract/schema-validator.js';
 import { isRecord } from '../contract/openapi-document.js';
 import { errorMessage } from '../error-message.js';
 import { isInt64 } from '../json/int64.js';
-import { parseJson, stringifyJson } from '../json/json-codec.js';
+import { parseJson } from '../json/json-codec.js';
 import { checkPets } from './check-pets.js';
 import { PetStore } from './pet-store.js';
+import { createStoreStringify } from './store-file-format.js';
 import { copyStoreData, storeDataFrom, type StoreData } from './store-data.js';
 
 export interface OpenStoreOptions {
@@ -54,7 +55,7 @@ export async function openPetStore({
     parse: () => {
       throw new Error('the store file is read by readStoreFile');
     },
-    stringify: stringifyJson,
+    stringify: createStoreStringify(),
   });
   const db = new Low(adapter, stored ?? copyStoreData(initial));
   // Written at once, so a new file exists (and a bad path fails) before the server answers.
