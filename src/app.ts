@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
 import { basePathOf } from './contract/operation-index.js';
+import { createOperationOf } from './contract/operation-of.js';
 import { createStrictQueryIntegers } from './contract/strict-query.js';
 import { createContractValidator, createLazyContractValidator } from './contract/validator.js';
 import { createAdminAuth, createBearerAuth } from './http/bearer-auth.js';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): Express {
   const basePath = basePathOf(contract.document);
   const adminPath = basePathOf(adminContract.document);
   const contexts = new RequestContexts();
+  const operationOf = createOperationOf(contract.operations);
   const exactBodies: ExactBodies = new WeakMap();
   const app = express();
   app.disable('x-powered-by');
@@ -63,7 +65,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('case sensitive routing', true);
   const sendJson = installExactJson(app);
 
-  app.use(createRequestLog(logger, contract.operations));
+  app.use(createRequestLog(logger, operationOf));
   app.use(limitRequests);
   app.use(createCors(deps.corsOrigins ?? []));
 
@@ -83,16 +85,16 @@ export function createApp(deps: AppDeps): Express {
   const petApi = Router(ROUTER_OPTIONS);
   petApi.use(
     // getPet is marked deprecated on every answer, so before auth can refuse it.
-    createDeprecationNotice(logger, basePath, contract.operations),
-    createJournalLayer(sessions, contexts, contract.operations),
+    createDeprecationNotice(logger, basePath, operationOf),
+    createJournalLayer(sessions, contexts, operationOf),
     createBearerAuth(deps.apiKeys ?? []),
     createSessionLayer(sessions, contexts),
     // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
     express.text({ type: 'application/json', limit: BODY_LIMIT }),
     createJsonBodyParser(exactBodies),
-    createStrictQueryIntegers(contract.operations),
+    createStrictQueryIntegers(operationOf),
     ...(deps.validation === 'off' ? [] : [createContractValidator(contract.document)]),
-    createScenarioLayer(contract.operations, scenarios, contexts),
+    createScenarioLayer(operationOf, scenarios, contexts),
     createPetRoutes({
       storeOf: (req) => contexts.of(req).session.store,
       bodyOf: (req) => {

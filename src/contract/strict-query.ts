@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { HttpError } from '../http/http-error.js';
-import type { OperationIndex } from './operation-index.js';
+import type { OperationOf } from './operation-of.js';
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
@@ -9,9 +9,9 @@ const DECIMAL_INTEGER = /^-?\d+$/;
  * strings with Number(), which takes `0x10`, `1e400`, ` 5` or `5\n` for numbers; the contract
  * says integer, so they are refused here, before it.
  */
-export function createStrictQueryIntegers(operations: OperationIndex): RequestHandler {
+export function createStrictQueryIntegers(operationOf: OperationOf): RequestHandler {
   return (req, _res, next) => {
-    const op = operations.find(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    const op = operationOf(req);
     for (const name of op?.integerQueryParameters ?? []) {
       const value: unknown = req.query[name];
       if (value === undefined) continue;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { OperationIndex } from '../contract/operation-index.js';
+import type { OperationOf } from '../contract/operation-of.js';
 
 const CLIENT_ID = /^[\w.:-]{1,128}$/;
 
@@ -9,7 +9,7 @@ const CLIENT_ID = /^[\w.:-]{1,128}$/;
  * Gives each request an id (a client's `X-Request-Id` if sane) and logs one line per request when
  * its response is finished: id, method, path, operationId, status, duration.
  */
-export function createRequestLog(logger: Logger, operations: OperationIndex): RequestHandler {
+export function createRequestLog(logger: Logger, operationOf: OperationOf): RequestHandler {
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && CLIENT_ID.test(given) ? given : randomUUID();
@@ -27,7 +27,7 @@ export function createRequestLog(logger: Logger, operations: OperationIndex): Re
           requestId,
           method: req.method,
           path,
-          operationId: operations.find(req.method, path)?.operationId,
+          operationId: operationOf(req)?.operationId,
           status: res.statusCode,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         },

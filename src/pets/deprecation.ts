@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { OperationIndex } from '../contract/operation-index.js';
+import type { OperationOf } from '../contract/operation-of.js';
 
 /**
  * RFC 9745 wants the date the operation was deprecated; the interface gives none, only that
@@ -20,12 +20,12 @@ const MAX_CLIENTS_REMEMBERED = 1000;
 export function createDeprecationNotice(
   logger: Logger,
   basePath: string,
-  operations: OperationIndex,
+  operationOf: OperationOf,
 ): RequestHandler {
   const link = `<${basePath}/pets>; rel="successor-version"; title="GET /pets with a status filter"`;
   const warned = new Set<string>();
   return (req, res, next) => {
-    const op = operations.find(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    const op = operationOf(req);
     if (!op?.deprecated) {
       next();
       return;

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Operation, OperationIndex } from '../contract/operation-index.js';
+import type { Operation } from '../contract/operation-index.js';
+import type { OperationOf } from '../contract/operation-of.js';
 import { HttpError, quoteInput, type ErrorBody, type ErrorCode } from '../http/http-error.js';
 import type { RequestContext, RequestContexts } from '../http/request-context.js';
 import { preferredCode } from './prefer.js';
@@ -92,12 +93,12 @@ function errorBody(rule: Rule, status: number): ErrorBody {
  * checks them like any other; forced errors never reach the store.
  */
 export function createScenarioLayer(
-  operations: OperationIndex,
+  operationOf: OperationOf,
   scenarios: ReadonlyMap<string, Scenario>,
   contexts: RequestContexts,
 ): RequestHandler {
   return async (req, res, next) => {
-    const op = operations.find(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    const op = operationOf(req);
     const context = contexts.find(req);
     if (!op || !context) {
       next();

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import type { OperationIndex } from '../contract/operation-index.js';
+import type { OperationOf } from '../contract/operation-of.js';
 import type { RequestContexts } from '../http/request-context.js';
 import type { Session } from './session.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -17,7 +17,7 @@ function sessionHeader(req: Request): string | undefined {
 export function createJournalLayer(
   sessions: SessionRegistry,
   contexts: RequestContexts,
-  operations: OperationIndex,
+  operationOf: OperationOf,
 ): RequestHandler {
   return (req, res, next) => {
     const started = new Date().toISOString();
@@ -34,7 +34,7 @@ export function createJournalLayer(
         requestId: String(res.getHeader('X-Request-Id') ?? ''),
         method: req.method,
         path,
-        operationId: operations.find(req.method, path)?.operationId ?? null,
+        operationId: operationOf(req)?.operationId ?? null,
         status: res.writableFinished ? res.statusCode : null,
         scenario: context?.forcedBy ?? null,
         validationErrors: context?.validationErrors ?? [],
