@@ -12,6 +12,7 @@ import { createErrorHandler, notFound } from './http/error-handler.js';
 import { RequestContexts } from './http/request-context.js';
 import { limitRequests } from './http/limits.js';
 import { createRequestLog } from './http/request-log.js';
+import { ROUTER_OPTIONS } from './http/router-options.js';
 import { createJsonBodyParser, installExactJson, type ExactBodies } from './json/exact-json.js';
 import { createDeprecationNotice } from './pets/deprecation.js';
 import type { PetStatus } from './pets/pet.js';
@@ -20,9 +21,6 @@ import type { Scenario } from './scenarios/scenario.js';
 import { createScenarioLayer } from './scenarios/scenario-layer.js';
 import { createJournalLayer, createSessionLayer } from './sessions/session-layer.js';
 import type { SessionRegistry } from './sessions/session-registry.js';
-
-/** Routers match paths case-sensitively, as the contracts write them. */
-export const ROUTER_OPTIONS = { caseSensitive: true } as const;
 
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';

@@ -5,6 +5,7 @@ import { loadContract } from './contract/load-contract.js';
 import { errorMessage } from './error-message.js';
 import { adminContractPath, defaultContractPath } from './paths.js';
 import { loadScenarios } from './scenarios/load-scenarios.js';
+import { scenarioNamed } from './scenarios/scenario.js';
 import { createSession, createSessionFactory } from './sessions/create-session.js';
 import { SessionRegistry } from './sessions/session-registry.js';
 import { loadInitialData } from './store/initial-data-for.js';
@@ -28,12 +29,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
     const adminContract = loadContract(adminContractPath);
     const scenarios = loadScenarios(config.scenariosDir, contract);
     const startupScenario =
-      config.scenario === undefined ? undefined : scenarios.get(config.scenario);
-    if (config.scenario !== undefined && !startupScenario) {
-      throw new StartError(
-        `unknown scenario "${config.scenario}" (known: ${[...scenarios.keys()].join(', ')})`,
-      );
-    }
+      config.scenario === undefined ? undefined : scenarioNamed(scenarios, config.scenario);
     const checkPet = contract.checkSchema('Pet');
     const initial = await loadInitialData(
       config.seed !== undefined

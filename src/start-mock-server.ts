@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, type LogLevel } from './logger.js';
 import type { PetStatus } from './pets/pet.js';
+import { scenarioNamed } from './scenarios/scenario.js';
 import { startServer } from './server.js';
 import type { JournalEntry } from './sessions/journal.js';
 import { resetSession, type Session } from './sessions/session.js';
@@ -18,7 +19,7 @@ export interface MockServerOptions {
   apiKeys?: readonly string[];
   defaultStatus?: PetStatus;
   /** Default `silent`. */
-  logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  logLevel?: LogLevel;
   corsOrigins?: readonly string[];
   scenario?: string;
   scenariosDir?: string;
@@ -91,11 +92,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     port: server.port,
     reset: (session) => resetSession(sessionOf(session)),
     useScenario: (name, { times, session } = {}) => {
-      const scenario = scenarios.get(name);
-      if (!scenario) {
-        throw new Error(`unknown scenario "${name}" (known: ${[...scenarios.keys()].join(', ')})`);
-      }
-      sessionOf(session).scenarios.activate(scenario, times);
+      sessionOf(session).scenarios.activate(scenarioNamed(scenarios, name), times);
     },
     clearScenario: (session) => {
       sessionOf(session).scenarios.deactivate();

@@ -1,9 +1,10 @@
 import { Router, type Request, type RequestHandler } from 'express';
+import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { isRecord } from '../contract/openapi-document.js';
-import { HttpError, quoteInput } from '../http/http-error.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import { scenarioNamed, type Scenario } from '../scenarios/scenario.js';
 import { resetSession, type Session } from '../sessions/session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
+import { sessionIdOf } from '../sessions/session-layer.js';
 
 export interface AdminDeps {
   sessions: SessionRegistry;
@@ -13,8 +14,7 @@ export interface AdminDeps {
 const DEFAULT_JOURNAL_LIMIT = 50;
 
 function sessionOf(req: Request, sessions: SessionRegistry): Session {
-  const header = req.headers['x-mock-session'];
-  return sessions.get(typeof header === 'string' ? header : undefined);
+  return sessions.get(sessionIdOf(req));
 }
 
 function operationsOf(scenario: Scenario): string[] {
@@ -73,15 +73,7 @@ export function createAdminRoutes({ sessions, scenarios }: AdminDeps): Router {
         const body: unknown = req.body;
         const name = isRecord(body) && typeof body.name === 'string' ? body.name : '';
         const times = isRecord(body) && typeof body.times === 'number' ? body.times : undefined;
-        const scenario = scenarios.get(name);
-        if (!scenario) {
-          throw new HttpError(
-            422,
-            'unknown_scenario',
-            `The mock's control plane knows no scenario ${quoteInput(name)}; known: ${[...scenarios.keys()].join(', ')}.`,
-          );
-        }
-        sessionOf(req, sessions).scenarios.activate(scenario, times);
+        sessionOf(req, sessions).scenarios.activate(scenarioNamed(scenarios, name), times);
         res.status(204).end();
       },
     ],
@@ -105,7 +97,7 @@ export function createAdminRoutes({ sessions, scenarios }: AdminDeps): Router {
       },
     ],
   ];
-  const router = Router({ caseSensitive: true });
+  const router = Router(ROUTER_OPTIONS);
   for (const [method, path, handler] of routes) router[method](path, handler);
   return router;
 }

@@ -40,17 +40,19 @@ export class HttpError extends Error {
   /** The Error body for this error: `status` always equals the HTTP status. */
   toBody(): ErrorBody {
     // A backstop: whatever a message quotes, it stays short.
-    const message =
-      this.message.length > MAX_MESSAGE ? `${this.message.slice(0, MAX_MESSAGE)}…` : this.message;
-    return { code: this.code, message, status: this.status };
+    return { code: this.code, message: truncate(this.message, MAX_MESSAGE), status: this.status };
   }
 }
 
 const MAX_ECHO = 120;
 const MAX_MESSAGE = 600;
 
+/** At most `max` characters of a text, with an ellipsis where it was cut. */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** Quotes client input for a message without echoing an unbounded amount of it. */
 export function quoteInput(value: string): string {
-  const shown = value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value;
-  return JSON.stringify(shown);
+  return JSON.stringify(truncate(value, MAX_ECHO));
 }

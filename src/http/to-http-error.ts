@@ -1,5 +1,5 @@
 import { isRecord } from '../contract/openapi-document.js';
-import { HttpError, quoteInput } from './http-error.js';
+import { HttpError, quoteInput, truncate } from './http-error.js';
 
 /** What the error mapping needs to know of the request that failed. */
 export interface FailedRequest {
@@ -48,15 +48,11 @@ function asValidatorError(error: unknown): ValidatorError | undefined {
 
 const MAX_NAME = 64;
 
-function boundedName(name: string): string {
-  return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name;
-}
-
 /** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
 function describeItem({ path, message }: { path: string; message: string }): string {
   const [location = '', ...rest] = path.replace(/^\.?\/?/, '').split(/[/.]/);
   // Names come from the client (an unknown parameter's name): never echo them unbounded.
-  const name = boundedName(rest.join('.'));
+  const name = truncate(rest.join('.'), MAX_NAME);
   const where = LOCATIONS[location];
   if (where === undefined) return message;
   if (location === 'body' && (name === '' || name === 'body')) {

@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { isRecord } from '../contract/openapi-document.js';
 import { HttpError, quoteInput } from '../http/http-error.js';
+import { ROUTER_OPTIONS } from '../http/router-options.js';
 import type { SendJson } from '../json/exact-json.js';
 import { isInt64, parseInt64 } from '../json/int64.js';
 import type { PetStore } from '../store/pet-store.js';
@@ -43,7 +44,7 @@ function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet
 /** The three operations of the contract: thin handlers over the store of the request's session. */
 export function createPetRoutes(options: PetRoutesOptions): Router {
   const { storeOf, bodyOf, sendJson } = options;
-  const router = Router({ caseSensitive: true });
+  const router = Router(ROUTER_OPTIONS);
 
   router.get('/pets', (req, res) => {
     const status = isPetStatus(req.query.status) ? req.query.status : undefined;

@@ -1,11 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Operation } from '../contract/operation-index.js';
 import type { OperationOf } from '../contract/operation-of.js';
-import { HttpError, quoteInput, type ErrorBody, type ErrorCode } from '../http/http-error.js';
+import { HttpError, type ErrorBody, type ErrorCode } from '../http/http-error.js';
 import type { RequestContext, RequestContexts } from '../http/request-context.js';
 import { preferredCode } from './prefer.js';
 import type { Random } from './random.js';
-import { ruleFor, type Delay, type Rule, type Scenario } from './scenario.js';
+import { ruleFor, scenarioNamed, type Delay, type Rule, type Scenario } from './scenario.js';
 
 /** A rule chosen for a request, with what chose it (for the journal). */
 interface Forced {
@@ -49,14 +49,6 @@ function notInContract(op: Operation, status: number): HttpError {
   );
 }
 
-function unknownScenario(name: string, scenarios: ReadonlyMap<string, Scenario>): HttpError {
-  return new HttpError(
-    422,
-    'unknown_scenario',
-    `The mock's control plane knows no scenario ${quoteInput(name)}; known: ${[...scenarios.keys()].join(', ')}.`,
-  );
-}
-
 /** Narrowest first: Prefer, then X-Mock-Scenario, then the session's active scenario. */
 function choose(
   req: Request,
@@ -72,8 +64,7 @@ function choose(
   }
   const name = req.headers['x-mock-scenario'];
   if (typeof name === 'string' && name !== '') {
-    const scenario = scenarios.get(name);
-    if (!scenario) throw unknownScenario(name, scenarios);
+    const scenario = scenarioNamed(scenarios, name);
     // The request's own scenario replaces the session's for this request, matching or not.
     const rule = ruleFor(scenario, op.operationId);
     return rule && { rule, by: `scenario ${scenario.name}` };

@@ -1,3 +1,5 @@
+import { HttpError, quoteInput } from '../http/http-error.js';
+
 /** Latency added before a rule's answer (or before the normal answer): fixed, or a range. */
 export type Delay = { fixed: number } | { min: number; max: number };
 
@@ -32,5 +34,19 @@ export interface Scenario {
 export function ruleFor(scenario: Scenario, operationId: string): Rule | undefined {
   return scenario.rules.find(
     (rule) => rule.operations === 'all' || rule.operations.includes(operationId),
+  );
+}
+
+/**
+ * The scenario of that name. An unknown name is refused with 422 unknown_scenario naming the
+ * known ones: the same answer for a header, an admin call, the library and --scenario.
+ */
+export function scenarioNamed(scenarios: ReadonlyMap<string, Scenario>, name: string): Scenario {
+  const scenario = scenarios.get(name);
+  if (scenario) return scenario;
+  throw new HttpError(
+    422,
+    'unknown_scenario',
+    `The mock's control plane refused an unknown scenario ${quoteInput(name)}; known: ${[...scenarios.keys()].join(', ')}.`,
   );
 }

@@ -4,7 +4,8 @@ import type { RequestContexts } from '../http/request-context.js';
 import type { Session } from './session.js';
 import type { SessionRegistry } from './session-registry.js';
 
-function sessionHeader(req: Request): string | undefined {
+/** The session id a request names in X-Mock-Session, if any (checked by the registry). */
+export function sessionIdOf(req: Request): string | undefined {
   const header = req.headers['x-mock-session'];
   return typeof header === 'string' ? header : undefined;
 }
@@ -23,7 +24,7 @@ export function createJournalLayer(
     const started = new Date().toISOString();
     res.once('close', () => {
       const context = contexts.find(req);
-      const header = sessionHeader(req);
+      const header = sessionIdOf(req);
       const session: Session =
         context?.session ??
         (header === undefined ? undefined : sessions.peek(header)) ??
@@ -53,7 +54,7 @@ export function createSessionLayer(
   contexts: RequestContexts,
 ): RequestHandler {
   return (req, _res, next) => {
-    contexts.attach(req, { session: sessions.get(sessionHeader(req)) });
+    contexts.attach(req, { session: sessions.get(sessionIdOf(req)) });
     next();
   };
 }
