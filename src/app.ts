@@ -13,7 +13,7 @@ import { RequestContexts } from './http/request-context.js';
 import { limitRequests } from './http/limits.js';
 import { createRequestLog } from './http/request-log.js';
 import { ROUTER_OPTIONS } from './http/router-options.js';
-import { createJsonBodyParser, installExactJson, type ExactBodies } from './json/exact-json.js';
+import { createExactBodyParser, installExactJson } from './json/exact-json.js';
 import { createDeprecationNotice } from './pets/deprecation.js';
 import type { PetStatus } from './pets/pet.js';
 import { createPetRoutes } from './pets/pet-routes.js';
@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps): Express {
   const adminPath = basePathOf(adminContract.document);
   const contexts = new RequestContexts();
   const operationOf = createOperationOf(contract.operations);
-  const exactBodies: ExactBodies = new WeakMap();
+  const bodies = createExactBodyParser();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -89,18 +89,13 @@ export function createApp(deps: AppDeps): Express {
     createSessionLayer(sessions, contexts),
     // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
     express.text({ type: 'application/json', limit: BODY_LIMIT }),
-    createJsonBodyParser(exactBodies),
+    bodies.parse,
     createStrictQueryIntegers(operationOf),
     ...(deps.validation === 'off' ? [] : [createContractValidator(contract.document)]),
     createScenarioLayer(operationOf, scenarios, contexts),
     createPetRoutes({
       storeOf: (req) => contexts.of(req).session.store,
-      bodyOf: (req) => {
-        const body: unknown = req.body;
-        return typeof body === 'object' && body !== null && exactBodies.has(body)
-          ? exactBodies.get(body)
-          : body;
-      },
+      bodyOf: bodies.bodyOf,
       sendJson,
       defaultStatus: deps.defaultStatus,
     }),

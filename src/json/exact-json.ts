@@ -1,4 +1,4 @@
-import type { Express, RequestHandler, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../http/http-error.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/limits.js';
 import { errorMessage } from '../error-message.js';
@@ -33,15 +33,27 @@ export function installExactJson(app: Express): SendJson {
   };
 }
 
-/** Where a request's exact JSON body is kept, for the handlers; req.body holds the view. */
-export type ExactBodies = WeakMap<object, unknown>;
+/** A JSON body parser that keeps int64 digits, and the way back to the exact body. */
+export interface ExactBodyParser {
+  /** Parses req.body (text from express.text) into the validator's view in req.body. */
+  readonly parse: RequestHandler;
+  /** The request's exact JSON body (req.body itself when it was not parsed here). */
+  readonly bodyOf: (req: Request) => unknown;
+}
 
 /**
- * Parses JSON request bodies (read as text by express.text) without losing int64 digits: the
- * validator gets a view in req.body, the handlers the exact body through `exactBodyOf`.
+ * Parses JSON request bodies without losing int64 digits: the validator gets a view with rounded
+ * numbers in req.body, the handlers the exact body through `bodyOf`.
  */
-export function createJsonBodyParser(exactBodies: ExactBodies): RequestHandler {
-  return (req, _res, next) => {
+export function createExactBodyParser(): ExactBodyParser {
+  const exactBodies = new WeakMap<object, unknown>();
+  const bodyOf = (req: Request): unknown => {
+    const body: unknown = req.body;
+    return typeof body === 'object' && body !== null && exactBodies.has(body)
+      ? exactBodies.get(body)
+      : body;
+  };
+  const parse: RequestHandler = (req, _res, next) => {
     const text: unknown = req.body;
     if (typeof text !== 'string') {
       next();
@@ -75,4 +87,5 @@ export function createJsonBodyParser(exactBodies: ExactBodies): RequestHandler {
     req.body = view;
     next();
   };
+  return { parse, bodyOf };
 }
