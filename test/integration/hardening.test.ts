@@ -222,3 +222,65 @@ describe('paths match as the contract writes them', () => {
     },
   );
 });
+
+describe('inputs the fuzz found mishandled (each a fixed bug)', () => {
+  it.each(['0x10', '1e2', '%205', '5%0A', '+5', '1e400', '5&limit=6'])(
+    'limit=%s is not one decimal integer: 400 naming limit',
+    async (value) => {
+      const { app } = await createTestApp();
+      const res = await request(app).get(`/v1/pets?limit=${value}`).set(AUTH);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'bad_request', status: 400 });
+      expect((res.body as { message: string }).message).toContain("'limit'");
+    },
+  );
+
+  it('answers malformed percent-encoding in a path 400 once authenticated, 401 before', async () => {
+    const { app } = await createTestApp();
+    const authed = await request(app).get('/v1/pets/%C0%AF').set(AUTH);
+    expect(authed.status).toBe(400);
+    expect(authed.body).toMatchObject({ code: 'bad_request', status: 400 });
+    const anonymous = await request(app).get('/v1/pets/%C0%AF');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+
+  it('answers a body that is not in its Content-Encoding with 400, creating nothing', async () => {
+    const { app, store } = await createTestApp();
+    const before = store.size;
+    const res = await request(app)
+      .post('/v1/pets')
+      .set({ ...AUTH, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })
+      .send('{"name":"a","categoryId":1}');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'bad_request', status: 400 });
+    expect(store.size).toBe(before);
+  });
+
+  it.each(['1.0000000000000001', '4503599627370496.5'])(
+    'refuses categoryId %s (not an integer, though a double rounds it to one)',
+    async (categoryId) => {
+      const { app, store } = await createTestApp();
+      const before = store.size;
+      const res = await request(app)
+        .post('/v1/pets')
+        .set({ ...AUTH, 'Content-Type': 'application/json' })
+        .send(`{"name":"a","categoryId":${categoryId}}`);
+      expect(res.status).toBe(400);
+      expect(store.size).toBe(before);
+    },
+  );
+
+  it.each([
+    ['1.0', '1'],
+    ['1e18', '1000000000000000000'],
+  ])('accepts categoryId %s as the integer %s', async (literal, digits) => {
+    const { app } = await createTestApp();
+    const res = await request(app)
+      .post('/v1/pets')
+      .set({ ...AUTH, 'Content-Type': 'application/json' })
+      .send(`{"name":"a","categoryId":${literal}}`);
+    expect(res.status).toBe(201);
+    expect(res.text).toContain(`"categoryId":${digits}}`);
+  });
+});
