@@ -1,29 +1,26 @@
-import express, { Router, type Express } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { createAdminRoutes } from './admin/admin-routes.js';
+import type { Express } from 'express';
 import type { Contract } from './contract/load-contract.js';
 import { basePathOf } from './contract/operation-index.js';
-import { createOperationOf } from './contract/operation-of.js';
-import { createStrictQueryIntegers } from './contract/strict-query.js';
-import { createContractValidator, createLazyContractValidator } from './contract/validator.js';
-import { createAdminAuth, createBearerAuth } from './http/bearer-auth.js';
 import { createCors } from './http/cors.js';
-import { createErrorHandler, notFound } from './http/error-handler.js';
-import { RequestContexts } from './http/request-context.js';
-import { limitRequests } from './http/limits.js';
+import {
+  createErrorResponder,
+  nothingServedAt,
+  type ErrorResponder,
+} from './http/error-handler.js';
+import { queryLimitBreach } from './http/limits.js';
 import { createRequestLog } from './http/request-log.js';
-import { ROUTER_OPTIONS } from './http/router-options.js';
-import { createExactBodyParser, installExactJson } from './json/exact-json.js';
-import { createDeprecationNotice } from './pets/deprecation.js';
 import type { PetStatus } from './pets/pet.js';
-import { createPetRoutes } from './pets/pet-routes.js';
+import { createPetApi } from './pets/pet-api.js';
 import type { Scenario } from './scenarios/scenario.js';
-import { createScenarioLayer } from './scenarios/scenario-layer.js';
-import { createJournalLayer, createSessionLayer } from './sessions/session-layer.js';
 import type { SessionRegistry } from './sessions/session-registry.js';
 
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';
+
+/** The mock as a request listener for node:http (or supertest): it never listens itself. */
+export type MockApp = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Everything the app needs, handed in: nothing is created or read from the environment here. */
 export interface AppDeps {
@@ -47,62 +44,80 @@ export interface AppDeps {
   validation?: 'on' | 'off';
 }
 
-/** Builds the mock's Express app without listening; the order below is the order of the checks. */
-export function createApp(deps: AppDeps): Express {
-  const { contract, adminContract, sessions, scenarios, logger } = deps;
-  const basePath = basePathOf(contract.document);
-  const adminPath = basePathOf(adminContract.document);
-  const contexts = new RequestContexts();
-  const operationOf = createOperationOf(contract.operations);
-  const bodies = createExactBodyParser();
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  // Paths match as the contract writes them: /V1/PETS is no operation (and the validator, which
-  // matches case-sensitively, would otherwise let its answer through unchecked).
-  app.set('case sensitive routing', true);
-  const sendJson = installExactJson(app);
+/** True when `path` is `base` or below it. */
+function isUnder(path: string, base: string): boolean {
+  return path === base || path.startsWith(`${base}/`);
+}
 
-  app.use(createRequestLog(logger, operationOf));
-  app.use(limitRequests);
-  app.use(createCors(deps.corsOrigins ?? []));
-
-  // The control plane: its own token, its own document, its own route table. Each API is one
-  // router mounted once, so its path prefix is matched once per request, not once per layer.
-  if (deps.admin !== false) {
-    const admin = Router(ROUTER_OPTIONS).use(
-      createAdminAuth(deps.adminToken),
-      express.json({ limit: BODY_LIMIT }),
-      createLazyContractValidator(adminContract.document),
-      createAdminRoutes({ sessions, scenarios }),
+/** The admin app, imported and built on the first admin call (Express and its validator). */
+function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
+  let admin: Promise<Express> | undefined;
+  return (req, res) => {
+    admin ??= import('./admin/admin-app.js').then(({ createAdminApp }) =>
+      createAdminApp({
+        adminContract: deps.adminContract,
+        adminPath: basePathOf(deps.adminContract.document),
+        sessions: deps.sessions,
+        scenarios: deps.scenarios,
+        adminToken: deps.adminToken,
+        respond,
+        bodyLimit: BODY_LIMIT,
+      }),
     );
-    app.use(adminPath, admin);
-  }
+    admin.then(
+      (app) => {
+        app(req, res);
+      },
+      (error: unknown) => respond(error, req, res),
+    );
+  };
+}
 
-  // The pet API: auth before anything else, then session, body, validation, scenarios, handlers.
-  const petApi = Router(ROUTER_OPTIONS);
-  petApi.use(
-    // getPet is marked deprecated on every answer, so before auth can refuse it.
-    createDeprecationNotice(logger, basePath, operationOf),
-    createJournalLayer(sessions, contexts, operationOf),
-    createBearerAuth(deps.apiKeys ?? []),
-    createSessionLayer(sessions, contexts),
-    // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
-    express.text({ type: 'application/json', limit: BODY_LIMIT }),
-    bodies.parse,
-    createStrictQueryIntegers(operationOf),
-    ...(deps.validation === 'off' ? [] : [createContractValidator(contract.document)]),
-    createScenarioLayer(operationOf, scenarios, contexts),
-    createPetRoutes({
-      storeOf: (req) => contexts.of(req).session.store,
-      bodyOf: bodies.bodyOf,
-      sendJson,
-      defaultStatus: deps.defaultStatus,
-    }),
+/**
+ * Builds the mock without listening. Every request gets an id and a log line, `nosniff` and the
+ * query bound, then CORS (preflights end there); then the pet API, the admin API or a JSON 404.
+ */
+export function createApp(deps: AppDeps): MockApp {
+  const { contract, logger } = deps;
+  const basePath = basePathOf(contract.document);
+  const adminPath = basePathOf(deps.adminContract.document);
+  const respond = createErrorResponder(logger, BODY_LIMIT);
+  const log = createRequestLog(
+    logger,
+    (method, path) => contract.operations.match(method, path)?.operation?.operationId,
   );
-  app.use(basePath, petApi);
+  const cors = createCors(deps.corsOrigins ?? []);
+  const petApi = createPetApi({
+    document: contract.document,
+    operations: contract.operations,
+    basePath,
+    sessions: deps.sessions,
+    scenarios: deps.scenarios,
+    logger,
+    respond,
+    bodyLimit: BODY_LIMIT,
+    apiKeys: deps.apiKeys ?? [],
+    defaultStatus: deps.defaultStatus,
+    validation: deps.validation ?? 'on',
+  });
+  const admin = deps.admin === false ? undefined : createLazyAdmin(deps, respond);
 
-  app.use(notFound);
-  app.use(createErrorHandler(logger, BODY_LIMIT, contexts));
-  return app;
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const search = queryAt < 0 ? '' : url.slice(queryAt + 1);
+    log(req, res, path);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const breach = queryLimitBreach(search);
+    if (breach) {
+      respond(breach, req, res);
+      return;
+    }
+    cors(req, res, () => {
+      if (isUnder(path, basePath)) petApi(req, res, path, search);
+      else if (admin && isUnder(path, adminPath)) admin(req, res);
+      else respond(nothingServedAt(path), req, res);
+    });
+  };
 }

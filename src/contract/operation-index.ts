@@ -7,30 +7,50 @@ export interface Operation {
   readonly method: string;
   /** The full path template, base path included, e.g. `/v1/pets/{petId}`. */
   readonly pathTemplate: string;
+  /** The key of its path item in the document, e.g. `/pets/{petId}`. */
+  readonly pathKey: string;
   /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
   readonly statuses: readonly number[];
   /** Query parameters whose schema is an integer, e.g. `['limit']`. */
   readonly integerQueryParameters: readonly string[];
+  /** The component schema of its request body, e.g. `NewPet` (`body` if inline); undefined for none. */
+  readonly requestBodySchema: string | undefined;
   /** For each documented status, the component schema of its JSON body, e.g. `{ 200: 'Pets' }`. */
   readonly bodySchemas: Readonly<Record<number, string>>;
   readonly deprecated: boolean;
 }
 
+/** What a request's method and path name in the contract. */
+export type Match =
+  /** An operation, with its path parameters as written in the path (not yet decoded). */
+  | { readonly operation: Operation; readonly params: Readonly<Record<string, string>> }
+  /** A path of the contract, but not with this method: the methods it has. */
+  | { readonly operation: undefined; readonly allowed: readonly string[] }
+  /** No path of the contract. */
+  | undefined;
+
 /** Finds the operation a request is for, by method and path, without running the validator. */
 export interface OperationIndex {
   readonly operations: readonly Operation[];
   find(method: string, path: string): Operation | undefined;
+  /** The operation and its path parameters; HEAD is answered as GET. */
+  match(method: string, path: string): Match;
   byId(operationId: string): Operation | undefined;
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/** A path template as a pattern whose groups capture the parameters, in order. */
 function templateToRegExp(template: string): RegExp {
   const escaped = template
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
+    .join('([^/]+)');
   return new RegExp(`^${escaped}/?$`);
+}
+
+function parameterNamesOf(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
 }
 
 /** The base path of the document's first server, e.g. `/v1` for `{base_url}/v1`. */
@@ -47,7 +67,7 @@ export function basePathOf(document: OpenApiDocument): string {
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 const RESPONSE_REF = /^#\/components\/responses\/([^/]+)$/;
 
-/** The component schema named by a response's JSON body, following a response `$ref`. */
+/** The component schema named by a JSON body, following a response `$ref`. */
 function bodySchemaOf(document: OpenApiDocument, response: unknown): string | undefined {
   let resolved = response;
   if (isRecord(resolved) && typeof resolved.$ref === 'string') {
@@ -83,7 +103,7 @@ function integerQueryParametersOf(lists: unknown[]): string[] {
 /** Indexes the operations of a document under its base path. */
 export function createOperationIndex(document: OpenApiDocument): OperationIndex {
   const basePath = basePathOf(document);
-  const entries: { operation: Operation; pattern: RegExp }[] = [];
+  const entries: { operation: Operation; pattern: RegExp; names: string[] }[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     if (!isRecord(item)) continue;
     for (const method of HTTP_METHODS) {
@@ -93,11 +113,16 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
       const pathTemplate = `${basePath}${path}`;
       entries.push({
         pattern: templateToRegExp(pathTemplate),
+        names: parameterNamesOf(pathTemplate),
         operation: {
           operationId: op.operationId,
           method: method.toUpperCase(),
           pathTemplate,
+          pathKey: path,
           statuses: responses.map(Number).filter(Number.isInteger),
+          requestBodySchema:
+            bodySchemaOf(document, op.requestBody) ??
+            (isRecord(op.requestBody) ? 'body' : undefined),
           bodySchemas: bodySchemasOf(document, op.responses),
           integerQueryParameters: integerQueryParametersOf([item.parameters, op.parameters]),
           deprecated: op.deprecated === true,
@@ -111,6 +136,22 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
     find: (method, path) =>
       entries.find(({ operation, pattern }) => operation.method === method && pattern.test(path))
         ?.operation,
+    match: (method, path) => {
+      const wanted = method === 'HEAD' ? 'GET' : method;
+      const allowed: string[] = [];
+      for (const { operation, pattern, names } of entries) {
+        const found = pattern.exec(path);
+        if (!found) continue;
+        if (operation.method !== wanted) {
+          allowed.push(operation.method);
+          continue;
+        }
+        const params: Record<string, string> = {};
+        names.forEach((name, i) => (params[name] = found[i + 1] ?? ''));
+        return { operation, params };
+      }
+      return allowed.length > 0 ? { operation: undefined, allowed } : undefined;
+    },
     byId: (operationId) => byId.get(operationId),
   };
 }

@@ -1,9 +1,10 @@
 import * as OpenApiValidator from 'express-openapi-validator';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { OpenApiDocument } from './openapi-document.js';
 
 /**
- * express-openapi-validator over the contract: request validation (parameters, body, content
+ * express-openapi-validator over a contract (the admin API's; the pet API has its own compiled
+ * checks, see operation-checks.ts): request validation (parameters, body, content
  * type, unknown paths and methods) and response validation of every body sent with res.json.
  * Security is not checked here: bearer auth runs earlier, so that it comes before everything.
  */
@@ -19,16 +20,4 @@ export function createContractValidator(document: OpenApiDocument): RequestHandl
     validateApiSpec: false,
     ignoreUndocumented: false,
   });
-}
-
-/**
- * The same validator, built on first use: the admin document is compiled when the first admin
- * call comes, not during start-up, where it would compete with the pet API's.
- */
-export function createLazyContractValidator(document: OpenApiDocument): RequestHandler {
-  let validator: Router | undefined;
-  return (req, res, next) => {
-    validator ??= Router().use(createContractValidator(document));
-    validator(req, res, next);
-  };
 }

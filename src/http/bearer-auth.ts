@@ -34,14 +34,17 @@ function bearerTokenOf(header: string | undefined, what: string): string | HttpE
   return token === '' ? unauthorized(`The bearer token is empty: send the ${what}.`) : token;
 }
 
-function createAuth(keys: readonly string[], what: string): RequestHandler {
+/** Checks an Authorization header; returns the 401 to answer, or undefined when it passes. */
+export type TokenGuard = (header: string | undefined) => HttpError | undefined;
+
+function createGuard(keys: readonly string[], what: string): TokenGuard {
   const isKnown = keys.length > 0 ? createTokenCheck(keys) : () => true;
-  return (req, _res, next) => {
-    const token = bearerTokenOf(req.headers.authorization, what);
-    if (token instanceof HttpError) next(token);
-    else if (!isKnown(token))
-      next(unauthorized(`Invalid ${what}.`, `${CHALLENGE}, error="invalid_token"`));
-    else next();
+  return (header) => {
+    const token = bearerTokenOf(header, what);
+    if (token instanceof HttpError) return token;
+    return isKnown(token)
+      ? undefined
+      : unauthorized(`Invalid ${what}.`, `${CHALLENGE}, error="invalid_token"`);
   };
 }
 
@@ -49,15 +52,15 @@ function createAuth(keys: readonly string[], what: string): RequestHandler {
  * Bearer authentication for every pet operation, checked before anything else. With no keys
  * configured any non-empty token is accepted; otherwise only the given keys.
  */
-export function createBearerAuth(apiKeys: readonly string[]): RequestHandler {
-  return createAuth(apiKeys, 'API key');
+export function createBearerAuth(apiKeys: readonly string[]): TokenGuard {
+  return createGuard(apiKeys, 'API key');
 }
 
 /** The admin API's guard: open without a token; with one, only that token (never an API key). */
 export function createAdminAuth(adminToken: string | undefined): RequestHandler {
-  if (adminToken === undefined)
-    return (_req, _res, next) => {
-      next();
-    };
-  return createAuth([adminToken], 'admin token');
+  const guard =
+    adminToken === undefined ? () => undefined : createGuard([adminToken], 'admin token');
+  return (req, _res, next) => {
+    next(guard(req.headers.authorization));
+  };
 }

@@ -1,51 +1,68 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpError, quoteInput } from './http-error.js';
-import type { RequestContexts } from './request-context.js';
+import { sendJsonText } from './send-json.js';
 import { toHttpError } from './to-http-error.js';
 
-/** The JSON 404 for any path that nothing else answered. */
-export const notFound: RequestHandler = (req, _res, next) => {
-  const path = req.originalUrl.split('?', 1)[0] ?? '';
-  next(new HttpError(404, 'not_found', `Nothing is served at ${quoteInput(path)}.`));
-};
+/** Answers a request with the Error body of what went wrong; returns the error it answered. */
+export type ErrorResponder = (
+  error: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+) => HttpError;
+
+/** The path of a request URL, without its query. */
+export function pathOf(url: string | undefined): string {
+  const whole = url ?? '/';
+  const query = whole.indexOf('?');
+  return query < 0 ? whole : whole.slice(0, query);
+}
+
+/** The 404 for any path that nothing else answers. */
+export function nothingServedAt(path: string): HttpError {
+  return new HttpError(404, 'not_found', `Nothing is served at ${quoteInput(path)}.`);
+}
+
+/** Whether a request comes with a body at all (Content-Length > 0 or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  return (
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+  );
+}
 
 /**
  * The one place errors become responses: always `{code, message, status}` as JSON, never HTML or
  * a stack trace. Server-side failures are logged with their cause.
  */
-export function createErrorHandler(
-  logger: Logger,
-  bodyLimit: string,
-  contexts: RequestContexts,
-): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
+export function createErrorResponder(logger: Logger, bodyLimit: string): ErrorResponder {
+  return (error, req, res) => {
     const httpError = toHttpError(error, {
-      method: req.method,
-      path: req.originalUrl.split('?', 1)[0] ?? '',
+      method: req.method ?? '',
+      path: pathOf(req.url),
       contentType: req.headers['content-type'],
-      hasBody:
-        Number(req.headers['content-length'] ?? 0) > 0 ||
-        req.headers['transfer-encoding'] !== undefined,
+      hasBody: hasBody(req),
       bodyLimit,
     });
-    const context = contexts.find(req);
-    if (context && httpError.status < 500) context.validationErrors = httpError.details;
     if (httpError.status >= 500) {
       logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, httpError.message);
     }
     if (res.headersSent) {
       // Too late for an Error body: end the connection so the client sees the failure.
       req.socket.destroy();
-      return;
+      return httpError;
     }
-    // Sent past the response validator on purpose: the body is built to the Error schema in one
+    // Sent past the response checks on purpose: the body is built to the Error schema in one
     // place (HttpError), and some statuses here are PRODUCT.md decisions the contract cannot list
-    // (400 on listPets, 405, 413), which the validator would turn into a 500.
-    res
-      .status(httpError.status)
-      .set(httpError.headers)
-      .type('application/json')
-      .send(JSON.stringify(httpError.toBody()));
+    // (400 on listPets, 405, 413), which the checks would turn into a 500.
+    sendJsonText(res, httpError.status, JSON.stringify(httpError.toBody()), httpError.headers);
+    return httpError;
+  };
+}
+
+/** The responder as Express's error handler (the admin API). */
+export function expressErrorHandler(respond: ErrorResponder): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    respond(error, req, res);
   };
 }

@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { HttpError } from './http-error.js';
 
 /** Most query parameters one request may carry. */
@@ -9,34 +8,21 @@ export const MAX_JSON_DEPTH = 32;
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 /**
- * The first checks of every request: no content sniffing of what we send, and a bounded number
- * of query parameters (a client cannot make the parser and validator work on thousands).
+ * A request's query may carry at most MAX_QUERY_PARAMETERS parameters (a client cannot make the
+ * parser and validator work on thousands): the 400 to answer, or undefined.
  */
-export const limitRequests: RequestHandler = (req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  const query = req.originalUrl.indexOf('?');
-  if (query >= 0) {
-    let count = 1;
-    for (
-      let i = req.originalUrl.indexOf('&', query);
-      i >= 0;
-      i = req.originalUrl.indexOf('&', i + 1)
-    ) {
-      count += 1;
-    }
-    if (count > MAX_QUERY_PARAMETERS) {
-      next(
-        new HttpError(
-          400,
-          'bad_request',
-          `Too many query parameters: at most ${MAX_QUERY_PARAMETERS} are read.`,
-        ),
-      );
-      return;
-    }
-  }
-  next();
-};
+export function queryLimitBreach(search: string): HttpError | undefined {
+  if (search === '') return undefined;
+  let count = 1;
+  for (let i = search.indexOf('&'); i >= 0; i = search.indexOf('&', i + 1)) count += 1;
+  return count > MAX_QUERY_PARAMETERS
+    ? new HttpError(
+        400,
+        'bad_request',
+        `Too many query parameters: at most ${MAX_QUERY_PARAMETERS} are read.`,
+      )
+    : undefined;
+}
 
 /** How deeply a JSON text nests arrays and objects, strings skipped; stops counting past `max`. */
 export function jsonDepthExceeds(text: string, max: number): boolean {

@@ -76,55 +76,81 @@ function badRequestMessage(items: ValidatorError['errors'], fallback: string): s
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}${more}${outsideContract}.`;
 }
 
+/** A 400 naming each way the request broke the contract. */
+export function requestViolation(items: ValidatorError['errors'], fallback = ''): HttpError {
+  const message = badRequestMessage(items, fallback);
+  const details = items.map(describeItem);
+  return new HttpError(400, 'bad_request', message, {}, details.length > 0 ? details : [message]);
+}
+
+/** The 500 for an answer the mock was about to send that breaks the contract (a bug). */
+export function responseViolation(items: ValidatorError['errors']): HttpError {
+  return new HttpError(
+    500,
+    'internal_error',
+    `The mock's response broke the contract (a bug in the mock): ${items
+      .map((item) => `${item.path} ${item.message}`)
+      .join('; ')}.`,
+  );
+}
+
+/** The 404 for a path under an API's base path that no operation of its contract has. */
+export function noOperation(method: string, path: string): HttpError {
+  return new HttpError(
+    404,
+    'not_found',
+    `No operation of the contract matches ${method} ${quoteInput(path)}.`,
+  );
+}
+
+/** The 405 for a path of the contract asked with a method it does not have. */
+export function methodNotAllowed(method: string, path: string, allowed: string): HttpError {
+  const allow = allowed.toUpperCase();
+  return new HttpError(
+    405,
+    'method_not_allowed',
+    `Method ${method} is not allowed on ${quoteInput(path)}; allowed: ${allow}.`,
+    { Allow: allow },
+  );
+}
+
+/** The 406 for an Accept header that excludes JSON. */
+export function notAcceptable(): HttpError {
+  return new HttpError(406, 'not_acceptable', 'The mock can only answer application/json.');
+}
+
+/** The 400 for a body that is missing or not JSON, where the operation wants one. */
+export function unsupportedBody(
+  hasBody: boolean,
+  contentType: string | undefined,
+  bodySchema: string,
+): HttpError {
+  if (!hasBody) {
+    return new HttpError(400, 'bad_request', `The request body is required: a JSON ${bodySchema}.`);
+  }
+  return new HttpError(
+    400,
+    'unsupported_media_type',
+    `The body must be application/json, not ${quoteInput(contentType ?? 'none')}.`,
+  );
+}
+
 function fromValidator(error: ValidatorError, request: FailedRequest): HttpError {
   switch (error.status) {
-    case 400: {
-      const message = badRequestMessage(error.errors, error.message);
-      const details = error.errors.map(describeItem);
-      return new HttpError(
-        400,
-        'bad_request',
-        message,
-        {},
-        details.length > 0 ? details : [message],
-      );
-    }
+    case 400:
+      return requestViolation(error.errors, error.message);
     case 404:
-      return new HttpError(
-        404,
-        'not_found',
-        `No operation of the contract matches ${request.method} ${quoteInput(request.path)}.`,
-      );
-    case 405: {
-      const allow = (error.headers.Allow ?? '').toUpperCase();
-      return new HttpError(
-        405,
-        'method_not_allowed',
-        `Method ${request.method} is not allowed on ${quoteInput(request.path)}; allowed: ${allow}.`,
-        { Allow: allow },
-      );
-    }
+      return noOperation(request.method, request.path);
+    case 405:
+      return methodNotAllowed(request.method, request.path, error.headers.Allow ?? '');
     case 406:
-      return new HttpError(406, 'not_acceptable', 'The mock can only answer application/json.');
+      return notAcceptable();
     case 413:
       return payloadTooLarge(request);
     case 415:
-      if (!request.hasBody) {
-        return new HttpError(400, 'bad_request', 'The request body is required: a JSON NewPet.');
-      }
-      return new HttpError(
-        400,
-        'unsupported_media_type',
-        `The body must be application/json, not ${quoteInput(request.contentType ?? 'none')}.`,
-      );
+      return unsupportedBody(request.hasBody, request.contentType, 'body');
     case 500:
-      return new HttpError(
-        500,
-        'internal_error',
-        `The mock's response broke the contract (a bug in the mock): ${error.errors
-          .map((item) => `${item.path} ${item.message}`)
-          .join('; ')}.`,
-      );
+      return responseViolation(error.errors);
     default:
       return new HttpError(error.status >= 500 ? 500 : 400, 'bad_request', error.message);
   }

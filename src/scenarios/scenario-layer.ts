@@ -1,8 +1,8 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Operation } from '../contract/operation-index.js';
-import type { OperationOf } from '../contract/operation-of.js';
 import { HttpError, type ErrorBody, type ErrorCode } from '../http/http-error.js';
-import type { RequestContext, RequestContexts } from '../http/request-context.js';
+import type { PetCall, Reply } from '../pets/pet-call.js';
+import type { Session } from '../sessions/session.js';
 import { preferredCode } from './prefer.js';
 import type { Random } from './random.js';
 import { ruleFor, scenarioNamed, type Delay, type Rule, type Scenario } from './scenario.js';
@@ -12,6 +12,19 @@ interface Forced {
   readonly rule: Rule;
   readonly by: string;
 }
+
+/**
+ * What scenarios make of a request: `undefined` to answer it normally (after any delay), a
+ * forced Reply, or `ended` when there is nothing to send (a network fault, or the client left).
+ */
+export type ScenarioOutcome = Reply | 'ended' | undefined;
+
+/** Applies the scenarios in force to a request that passed auth and the contract checks. */
+export type ScenarioLayer = (
+  call: PetCall,
+  op: Operation,
+  session: Session,
+) => Promise<ScenarioOutcome>;
 
 const DEFAULT_ERRORS: Readonly<Record<number, { code: ErrorCode; message: string }>> = {
   400: {
@@ -29,7 +42,7 @@ function delayMs(delay: Delay, random: Random): number {
 }
 
 /** Waits, unless the client goes away first; resolves false if it did. */
-function wait(ms: number, res: Response): Promise<boolean> {
+function wait(ms: number, res: ServerResponse): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
@@ -51,25 +64,25 @@ function notInContract(op: Operation, status: number): HttpError {
 
 /** Narrowest first: Prefer, then X-Mock-Scenario, then the session's active scenario. */
 function choose(
-  req: Request,
+  call: PetCall,
   op: Operation,
-  context: RequestContext,
+  session: Session,
   scenarios: ReadonlyMap<string, Scenario>,
 ): Forced | undefined {
-  const prefer = req.headers.prefer;
+  const prefer = call.req.headers.prefer;
   const code = preferredCode(Array.isArray(prefer) ? prefer.join(',') : prefer);
   if (code !== undefined) {
     if (!op.statuses.includes(code)) throw notInContract(op, code);
     return { rule: { operations: [op.operationId], status: code }, by: `Prefer: code=${code}` };
   }
-  const name = req.headers['x-mock-scenario'];
+  const name = call.req.headers['x-mock-scenario'];
   if (typeof name === 'string' && name !== '') {
     const scenario = scenarioNamed(scenarios, name);
     // The request's own scenario replaces the session's for this request, matching or not.
     const rule = ruleFor(scenario, op.operationId);
     return rule && { rule, by: `scenario ${scenario.name}` };
   }
-  const taken = context.session.scenarios.take(op.operationId);
+  const taken = session.scenarios.take(op.operationId);
   return taken && { rule: taken.rule, by: `scenario ${taken.scenario.name}` };
 }
 
@@ -80,43 +93,30 @@ function errorBody(rule: Rule, status: number): ErrorBody {
 
 /**
  * Applies scenarios to pet API requests that passed auth and validation: a delay, a network
- * fault, or a forced answer. Forced answers go out through res.json, so the response validator
- * checks them like any other; forced errors never reach the store.
+ * fault, or a forced answer. Forced answers are checked against the contract like any other;
+ * forced errors never reach the store.
  */
-export function createScenarioLayer(
-  operationOf: OperationOf,
-  scenarios: ReadonlyMap<string, Scenario>,
-  contexts: RequestContexts,
-): RequestHandler {
-  return async (req, res, next) => {
-    const op = operationOf(req);
-    const context = contexts.find(req);
-    if (!op || !context) {
-      next();
-      return;
-    }
-    const forced = choose(req, op, context, scenarios);
-    if (!forced) {
-      next();
-      return;
-    }
+export function createScenarioLayer(scenarios: ReadonlyMap<string, Scenario>): ScenarioLayer {
+  return async (call, op, session) => {
+    const forced = choose(call, op, session, scenarios);
+    if (!forced) return undefined;
     const { rule } = forced;
-    context.forcedBy = forced.by;
-    if (rule.delay && !(await wait(delayMs(rule.delay, context.session.random), res))) return;
+    call.forcedBy = forced.by;
+    if (rule.delay && !(await wait(delayMs(rule.delay, session.random), call.res))) return 'ended';
     if (rule.fault === 'reset') {
-      req.socket.resetAndDestroy();
-      return;
+      call.req.socket.resetAndDestroy();
+      return 'ended';
     }
     if (rule.fault === 'close') {
-      req.socket.destroy();
-      return;
+      call.req.socket.destroy();
+      return 'ended';
     }
     const { status } = rule;
-    if (status === undefined || (status < 300 && rule.body === undefined)) {
-      next(); // a delay alone, or a forced success the store answers itself
-      return;
-    }
-    if (status === 401) res.set('WWW-Authenticate', 'Bearer realm="petstore"');
-    res.status(status).json(status < 300 ? rule.body : errorBody(rule, status));
+    // A delay alone, or a forced success the store answers itself.
+    if (status === undefined || (status < 300 && rule.body === undefined)) return undefined;
+    if (status < 300) return { status, body: rule.body };
+    const headers: Record<string, string> =
+      status === 401 ? { 'WWW-Authenticate': 'Bearer realm="petstore"' } : {};
+    return { status, body: errorBody(rule, status), headers };
   };
 }

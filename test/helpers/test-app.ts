@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
-import type { Express } from 'express';
-import { createApp, type AppDeps } from '../../src/app.js';
+import { createApp, type AppDeps, type MockApp } from '../../src/app.js';
 import { loadContract, type Contract } from '../../src/contract/load-contract.js';
 import {
   adminContractPath,
@@ -52,7 +51,7 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
 }
 
 export interface TestApp {
-  app: Express;
+  app: MockApp;
   /** The default session's store. */
   store: PetStore;
   sessions: SessionRegistry;

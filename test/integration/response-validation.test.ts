@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { MockApp } from '../../src/app.js';
 import { Low, Memory } from 'lowdb';
 import request from 'supertest';
 import type { Test } from 'supertest';
@@ -74,7 +74,7 @@ describe('response validation: a response that breaks the contract never reaches
 describe('every Error body validates against the contract Error schema', () => {
   const checkError = contract.checkSchema('Error');
 
-  const DOCUMENTED: readonly [label: string, send: (app: Express) => Test, status: number][] = [
+  const DOCUMENTED: readonly [label: string, send: (app: MockApp) => Test, status: number][] = [
     ['listPets 401', (app) => request(app).get('/v1/pets'), 401],
     [
       'createPet 401',

@@ -1,0 +1,82 @@
+import { isRecord } from '../contract/openapi-document.js';
+import { HttpError, quoteInput } from '../http/http-error.js';
+import { isInt64, parseInt64 } from '../json/int64.js';
+import type { PetStore } from '../store/pet-store.js';
+import { isPetStatus, type NewPet, type PetStatus } from './pet.js';
+import type { Reply } from './pet-call.js';
+
+/** A request that passed every check of the contract, as the handlers read it. */
+export interface CheckedRequest {
+  /** Path parameters, decoded, as sent. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Query parameters, with the contract's integers as numbers. */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The exact JSON body (int64 digits kept); undefined for none. */
+  readonly body: unknown;
+  /** The store of the request's session. */
+  readonly store: PetStore;
+}
+
+/** The answer to one operation of the contract. */
+export type PetHandler = (request: CheckedRequest) => Reply | Promise<Reply>;
+
+export interface PetHandlerOptions {
+  /** Status given to created pets that come without one (the contract names no default). */
+  defaultStatus?: PetStatus | undefined;
+}
+
+const DEFAULT_LIMIT = 20;
+
+// The contract checks have already passed every input; these only narrow types, and check what
+// they cannot: int64 exactness and range.
+function readLimit(value: unknown): number {
+  const limit = Number(value ?? DEFAULT_LIMIT);
+  return Number.isInteger(limit) ? limit : DEFAULT_LIMIT;
+}
+
+function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet {
+  if (!isRecord(body) || typeof body.name !== 'string') {
+    throw new HttpError(400, 'bad_request', 'The body must be a NewPet.');
+  }
+  if (!isInt64(body.categoryId)) {
+    throw new HttpError(
+      400,
+      'bad_request',
+      "Body field 'categoryId' must be an int64 integer (-2^63 to 2^63-1).",
+    );
+  }
+  const status = isPetStatus(body.status) ? body.status : defaultStatus;
+  return { name: body.name, categoryId: body.categoryId, ...(status && { status }) };
+}
+
+/** The three operations of the contract, by operationId: thin handlers over the session's store. */
+export function createPetHandlers(
+  options: PetHandlerOptions,
+): Readonly<Record<string, PetHandler>> {
+  return {
+    listPets: ({ query, store }) => {
+      const status = isPetStatus(query.status) ? query.status : undefined;
+      return { status: 200, body: store.list({ limit: readLimit(query.limit), status }) };
+    },
+
+    createPet: async ({ body, store }) => ({
+      status: 201,
+      body: await store.create(readNewPet(body, options.defaultStatus)),
+    }),
+
+    getPet: ({ params, store }) => {
+      const text = params.petId ?? '';
+      const petId = parseInt64(text);
+      if (petId === undefined) {
+        throw new HttpError(
+          400,
+          'bad_request',
+          `Path parameter 'petId' must be an int64 integer: the value is outside the contract.`,
+        );
+      }
+      const pet = store.get(petId);
+      if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteInput(text)}.`);
+      return { status: 200, body: pet };
+    },
+  };
+}
