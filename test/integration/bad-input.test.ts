@@ -298,3 +298,25 @@ describe('bad input (authenticated)', () => {
     });
   });
 });
+
+describe('Accept', () => {
+  it.each(['text/html', 'application/xml', 'application/json;q=0', 'image/png, text/*'])(
+    'a create with Accept: %s → 406 not_acceptable, creating nothing',
+    async (accept) => {
+      const { app, store } = await createTestApp({ pets: somePets(3) });
+      const res = await post(app).set('Accept', accept).send({ name: 'Rex', categoryId: 1 });
+      expectError(res, 406, 'not_acceptable');
+      expect(store.size).toBe(3);
+    },
+  );
+
+  it.each(['application/json', '*/*', 'application/*', 'text/html, application/json;q=0.5', ''])(
+    'Accept: %j is answered with JSON',
+    async (accept) => {
+      const { app } = await createTestApp({ pets: somePets(3) });
+      const res = await request(app).get('/v1/pets').set(AUTH).set('Accept', accept);
+      expect(res.status).toBe(200);
+      expect(asPets(res.body)).toHaveLength(3);
+    },
+  );
+});

@@ -85,6 +85,15 @@ describe('getPet (GET /v1/pets/{petId})', () => {
       expectDeprecationHeaders(res);
     });
 
+    it('are on a HEAD, which is answered as the GET without its body', async () => {
+      const { app } = await createTestApp({ pets: somePets(2) });
+      const res = await request(app).head('/v1/pets/1').set(AUTH);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.text).toBeUndefined();
+      expectDeprecationHeaders(res);
+    });
+
     it('are on a 401', async () => {
       const { app } = await createTestApp({ pets: somePets(2) });
       const res = await request(app).get('/v1/pets/1');
