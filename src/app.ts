@@ -19,6 +19,12 @@ import type { SessionRegistry } from './sessions/session-registry.js';
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';
 
+/**
+ * Where the admin API is served: its document's server path, written here so that start-up need
+ * not parse that document (a test checks they agree).
+ */
+export const ADMIN_PATH = '/__admin';
+
 /** The mock as a request listener for node:http (or supertest): it never listens itself. */
 export type MockApp = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -56,7 +62,7 @@ function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
     admin ??= import('./admin/admin-app.js').then(({ createAdminApp }) =>
       createAdminApp({
         adminContract: deps.adminContract,
-        adminPath: basePathOf(deps.adminContract.document),
+        adminPath: ADMIN_PATH,
         sessions: deps.sessions,
         scenarios: deps.scenarios,
         adminToken: deps.adminToken,
@@ -80,7 +86,6 @@ function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
 export function createApp(deps: AppDeps): MockApp {
   const { contract, logger } = deps;
   const basePath = basePathOf(contract.document);
-  const adminPath = basePathOf(deps.adminContract.document);
   const respond = createErrorResponder(logger, BODY_LIMIT);
   const log = createRequestLog(
     logger,
@@ -116,7 +121,7 @@ export function createApp(deps: AppDeps): MockApp {
     }
     cors(req, res, () => {
       if (isUnder(path, basePath)) petApi(req, res, path, search);
-      else if (admin && isUnder(path, adminPath)) admin(req, res);
+      else if (admin && isUnder(path, ADMIN_PATH)) admin(req, res);
       else respond(nothingServedAt(path), req, res);
     });
   };

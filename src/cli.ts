@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { errorMessage } from './error-message.js';
-import { createLogger } from './logger.js';
 import { packageRoot } from './paths.js';
-import { startServer } from './server.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
@@ -26,6 +24,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 0;
   }
   const { config } = command;
+  // Loaded only to run: --help, --version and a bad flag answer without pino, yaml, Ajv...
+  const [{ createLogger }, { startServer }] = await Promise.all([
+    import('./logger.js'),
+    import('./server.js'),
+  ]);
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
   let stopping = false;

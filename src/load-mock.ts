@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { loadContract } from './contract/load-contract.js';
+import { loadContract, loadContractOnDemand } from './contract/load-contract.js';
 import { errorMessage } from './error-message.js';
 import { adminContractPath, defaultContractPath } from './paths.js';
 import { loadScenarios } from './scenarios/load-scenarios.js';
@@ -20,13 +20,15 @@ export class StartError extends Error {
 const DEFAULT_SEED = 1;
 
 /**
- * Reads everything the app needs from the config: both contracts, the scenarios (checked against
- * the contract), the initial data (checked too) and the default session's store.
+ * Reads everything the app needs from the config: the pet API's contract (the admin API's is read
+ * on first use), the scenarios (checked against the contract), the initial data (checked too) and
+ * the default session's store.
  */
 export async function loadMock(config: Config, logger: Logger): Promise<AppDeps> {
   try {
     const contract = loadContract(defaultContractPath);
-    const adminContract = loadContract(adminContractPath);
+    // Parsed on the first admin call (or never): the pet API's first answer does not wait for it.
+    const adminContract = loadContractOnDemand(adminContractPath);
     const scenarios = loadScenarios(config.scenariosDir, contract);
     const startupScenario =
       config.scenario === undefined ? undefined : scenarioNamed(scenarios, config.scenario);

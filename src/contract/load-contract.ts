@@ -32,3 +32,22 @@ export function loadContract(path: string): Contract {
     checkSchema: createSchemaChecks(document),
   };
 }
+
+/**
+ * The same contract, read and indexed on first use: for a document that start-up does not need
+ * (the admin API's, ~40 ms of YAML parsing). A document that cannot be read fails then.
+ */
+export function loadContractOnDemand(path: string): Contract {
+  let loaded: Contract | undefined;
+  const contract = (): Contract => (loaded ??= loadContract(path));
+  return {
+    path,
+    get document() {
+      return contract().document;
+    },
+    get operations() {
+      return contract().operations;
+    },
+    checkSchema: (name) => contract().checkSchema(name),
+  };
+}

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { CONTRACT_ID, createContractAjv } from './contract-ajv.js';
 import type { Operation } from './operation-index.js';
 import { isRecord, type OpenApiDocument } from './openapi-document.js';
 
@@ -26,26 +27,7 @@ export interface OperationChecks {
   response(status: number, body: unknown): Violation[];
 }
 
-const DOCUMENT_ID = 'contract';
-// Compared as doubles: int64 values reach the schema rounded (see validationView), and their
-// exactness is checked on the exact values (isInt64).
-const INT64_BOUND = 2 ** 63;
-const INT32_BOUND = 2 ** 31;
 const MAX_VIOLATIONS = 20;
-
-function createAjv(document: OpenApiDocument, coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes, logger: false });
-  ajv.addFormat('int64', {
-    type: 'number',
-    validate: (n: number) => Number.isInteger(n) && n >= -INT64_BOUND && n <= INT64_BOUND,
-  });
-  ajv.addFormat('int32', {
-    type: 'number',
-    validate: (n: number) => Number.isInteger(n) && n >= -INT32_BOUND && n < INT32_BOUND,
-  });
-  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components ?? {} });
-  return ajv;
-}
 
 /** A schema of the document with its local `$ref`s pointing into the registered document. */
 function anchored(schema: unknown): unknown {
@@ -55,7 +37,7 @@ function anchored(schema: unknown): unknown {
     Object.entries(schema).map(([key, value]) => [
       key,
       key === '$ref' && typeof value === 'string' && value.startsWith('#/')
-        ? `${DOCUMENT_ID}${value}`
+        ? `${CONTRACT_ID}${value}`
         : anchored(value),
     ]),
   );
@@ -222,7 +204,7 @@ export function createOperationChecks(
   return (op) => {
     let checks = compiled.get(op.operationId);
     if (!checks) {
-      ajvs ??= { coercing: createAjv(document, true), exact: createAjv(document, false) };
+      ajvs ??= { coercing: createContractAjv(document, true), exact: createContractAjv(document) };
       checks = compile(document, op, ajvs);
       compiled.set(op.operationId, checks);
     }

@@ -7,7 +7,9 @@ import {
   expectError,
   listNames,
 } from '../helpers/scenario-http.js';
-import { AUTH, createTestApp, fixturePets } from '../helpers/test-app.js';
+import { ADMIN_PATH } from '../../src/app.js';
+import { basePathOf } from '../../src/contract/operation-index.js';
+import { AUTH, adminContract, createTestApp, fixturePets } from '../helpers/test-app.js';
 
 const KNOWN_ID = fixturePets[0]?.id ?? 1;
 const INITIAL_NAMES = fixturePets.map((pet) => pet.name);
@@ -23,6 +25,10 @@ const ADMIN_CALLS = [
 ] as const;
 
 describe('admin basics', () => {
+  it('is served where its document says (the app does not parse it at start)', () => {
+    expect(basePathOf(adminContract.document)).toBe(ADMIN_PATH);
+  });
+
   it('GET /__admin/health answers 200 {"status":"ok"}', async () => {
     const { app } = await createTestApp();
     const res = await request(app).get('/__admin/health').expect(200);
