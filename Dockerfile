@@ -15,6 +15,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them.
+COPY scripts/cache-yaml.js ./scripts/
+COPY openapi.yaml admin-openapi.yaml ./
+COPY scenarios ./scenarios
 RUN npm run build
 
 # ---- runtime: production dependencies, compiled output, contracts and data ----

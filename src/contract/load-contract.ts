@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { errorMessage } from '../error-message.js';
+import { parseYaml } from '../yaml/parse-yaml.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 import { createOperationIndex, type OperationIndex } from './operation-index.js';
 import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
@@ -17,7 +17,7 @@ export interface Contract {
 export function loadContract(path: string): Contract {
   let parsed: unknown;
   try {
-    parsed = parse(readFileSync(path, 'utf8'));
+    parsed = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`cannot read the contract ${path}: ${errorMessage(error)}`);
   }

@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parse } from 'yaml';
 import type { Contract } from '../contract/load-contract.js';
 import type { Operation } from '../contract/operation-index.js';
 import { isRecord } from '../contract/openapi-document.js';
 import { errorMessage } from '../error-message.js';
+import { parseYaml } from '../yaml/parse-yaml.js';
 import type { Delay, Fault, Rule, Scenario } from './scenario.js';
 
 const RULE_KEYS = new Set(['operations', 'delay', 'fault', 'status', 'code', 'message', 'body']);
@@ -139,7 +139,7 @@ function ruleOf(value: unknown, where: string, contract: Contract): Rule {
 export function parseScenario(text: string, source: string, contract: Contract): Scenario {
   let parsed: unknown;
   try {
-    parsed = parse(text);
+    parsed = parseYaml(text);
   } catch (error) {
     throw new ScenarioError(`${source}: not YAML: ${errorMessage(error).split('\n')[0] ?? ''}`);
   }
