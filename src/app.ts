@@ -10,6 +10,7 @@ import {
   type ErrorResponder,
 } from './http/error-handler.js';
 import { queryLimitBreach } from './http/limits.js';
+import { splitTarget } from './http/request-parts.js';
 import { createRequestLog } from './http/request-log.js';
 import type { PetStatus } from './pets/pet.js';
 import { createPetApi } from './pets/pet-api.js';
@@ -55,7 +56,10 @@ function isUnder(path: string, base: string): boolean {
   return path === base || path.startsWith(`${base}/`);
 }
 
-/** The admin app, imported and built on the first admin call (Express and its validator). */
+/**
+ * The admin app, imported and built on the first admin call (Express and its validator). If
+ * that fails (say its document cannot be read), the call is answered 500 and the next retries.
+ */
 function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
   let admin: Promise<Express> | undefined;
   return (req, res) => {
@@ -70,12 +74,19 @@ function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
         bodyLimit: BODY_LIMIT,
       }),
     );
-    admin.then(
-      (app) => {
-        app(req, res);
-      },
-      (error: unknown) => respond(error, req, res),
-    );
+    admin
+      .then(
+        (app) => {
+          app(req, res);
+        },
+        (error: unknown) => {
+          admin = undefined;
+          respond(error, req, res);
+        },
+      )
+      .catch(() => {
+        req.socket.destroy();
+      });
   };
 }
 
@@ -108,10 +119,7 @@ export function createApp(deps: AppDeps): MockApp {
   const admin = deps.admin === false ? undefined : createLazyAdmin(deps, respond);
 
   return (req, res) => {
-    const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const path = queryAt < 0 ? url : url.slice(0, queryAt);
-    const search = queryAt < 0 ? '' : url.slice(queryAt + 1);
+    const { path, search } = splitTarget(req.url);
     log(req, res, path);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const breach = queryLimitBreach(search);
@@ -120,8 +128,9 @@ export function createApp(deps: AppDeps): MockApp {
       return;
     }
     cors(req, res, () => {
-      if (isUnder(path, basePath)) petApi(req, res, path, search);
-      else if (admin && isUnder(path, ADMIN_PATH)) admin(req, res);
+      // The control plane first: it stays reachable whatever the contract's base path.
+      if (admin && isUnder(path, ADMIN_PATH)) admin(req, res);
+      else if (isUnder(path, basePath)) petApi(req, res, path, search);
       else respond(nothingServedAt(path), req, res);
     });
   };

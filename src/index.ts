@@ -1,5 +1,5 @@
 /** petstore-mock as a library: the app factory, and a server to start in-process. */
-export { createApp, type AppDeps } from './app.js';
+export { createApp, type AppDeps, type MockApp } from './app.js';
 export { loadConfig, ConfigError, type Config } from './config.js';
 export { loadMock, StartError } from './load-mock.js';
 export { startServer, type RunningServer } from './server.js';

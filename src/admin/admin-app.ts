@@ -5,9 +5,9 @@ import { createAdminAuth } from '../http/bearer-auth.js';
 import {
   expressErrorHandler,
   nothingServedAt,
-  pathOf,
   type ErrorResponder,
 } from '../http/error-handler.js';
+import { pathOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';

@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from './openapi-document.js';
-import { isRecord } from './openapi-document.js';
+import { jsonSchemaOf, parametersOf, resolved } from './document-parts.js';
+import { isRecord, type OpenApiDocument } from './openapi-document.js';
 
 /** One operation of a contract, as routing and scenarios need to know it. */
 export interface Operation {
@@ -13,8 +13,8 @@ export interface Operation {
   readonly statuses: readonly number[];
   /** Query parameters whose schema is an integer, e.g. `['limit']`. */
   readonly integerQueryParameters: readonly string[];
-  /** The component schema of its request body, e.g. `NewPet` (`body` if inline); undefined for none. */
-  readonly requestBodySchema: string | undefined;
+  /** Its request body: the component schema named (e.g. `NewPet`; `body` if inline), required or not. */
+  readonly requestBody: { readonly schema: string; readonly required: boolean } | undefined;
   /** For each documented status, the component schema of its JSON body, e.g. `{ 200: 'Pets' }`. */
   readonly bodySchemas: Readonly<Record<number, string>>;
   readonly deprecated: boolean;
@@ -32,7 +32,6 @@ export type Match =
 /** Finds the operation a request is for, by method and path, without running the validator. */
 export interface OperationIndex {
   readonly operations: readonly Operation[];
-  find(method: string, path: string): Operation | undefined;
   /** The operation and its path parameters; HEAD is answered as GET. */
   match(method: string, path: string): Match;
   byId(operationId: string): Operation | undefined;
@@ -65,18 +64,10 @@ export function basePathOf(document: OpenApiDocument): string {
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
-const RESPONSE_REF = /^#\/components\/responses\/([^/]+)$/;
 
-/** The component schema named by a JSON body, following a response `$ref`. */
-function bodySchemaOf(document: OpenApiDocument, response: unknown): string | undefined {
-  let resolved = response;
-  if (isRecord(resolved) && typeof resolved.$ref === 'string') {
-    const name = RESPONSE_REF.exec(resolved.$ref)?.[1];
-    resolved = name === undefined ? undefined : document.components?.responses?.[name];
-  }
-  if (!isRecord(resolved) || !isRecord(resolved.content)) return undefined;
-  const json = resolved.content['application/json'];
-  const schema = isRecord(json) ? json.schema : undefined;
+/** The component schema named by a JSON body, following a `$ref` to the body itself. */
+function bodySchemaOf(document: OpenApiDocument, carrier: unknown): string | undefined {
+  const schema = jsonSchemaOf(document, carrier);
   const ref = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref : '';
   return SCHEMA_REF.exec(ref)?.[1];
 }
@@ -91,13 +82,23 @@ function bodySchemasOf(document: OpenApiDocument, responses: unknown): Record<nu
   return schemas;
 }
 
-/** Inline query parameters of type integer, from the path item's and the operation's lists. */
-function integerQueryParametersOf(lists: unknown[]): string[] {
-  return lists
-    .flatMap((list): unknown[] => (Array.isArray(list) ? list : []))
-    .filter(isRecord)
-    .filter((p) => p.in === 'query' && isRecord(p.schema) && p.schema.type === 'integer')
-    .flatMap((p) => (typeof p.name === 'string' ? [p.name] : []));
+function requestBodyOf(document: OpenApiDocument, requestBody: unknown): Operation['requestBody'] {
+  const body = resolved(document, requestBody);
+  if (!isRecord(body)) return undefined;
+  return { schema: bodySchemaOf(document, body) ?? 'body', required: body.required === true };
+}
+
+/** Query parameters whose schema is an integer (after references). */
+function integerQueryParametersOf(
+  document: OpenApiDocument,
+  path: string,
+  method: string,
+): string[] {
+  return parametersOf(document, path, method).flatMap((p) => {
+    const schema = resolved(document, p.schema);
+    const integer = p.in === 'query' && isRecord(schema) && schema.type === 'integer';
+    return integer && typeof p.name === 'string' ? [p.name] : [];
+  });
 }
 
 /** Indexes the operations of a document under its base path. */
@@ -120,11 +121,9 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
           pathTemplate,
           pathKey: path,
           statuses: responses.map(Number).filter(Number.isInteger),
-          requestBodySchema:
-            bodySchemaOf(document, op.requestBody) ??
-            (isRecord(op.requestBody) ? 'body' : undefined),
+          requestBody: requestBodyOf(document, op.requestBody),
           bodySchemas: bodySchemasOf(document, op.responses),
-          integerQueryParameters: integerQueryParametersOf([item.parameters, op.parameters]),
+          integerQueryParameters: integerQueryParametersOf(document, path, method),
           deprecated: op.deprecated === true,
         },
       });
@@ -133,9 +132,6 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
   const byId = new Map(entries.map(({ operation }) => [operation.operationId, operation]));
   return {
     operations: entries.map(({ operation }) => operation),
-    find: (method, path) =>
-      entries.find(({ operation, pattern }) => operation.method === method && pattern.test(path))
-        ?.operation,
     match: (method, path) => {
       const wanted = method === 'HEAD' ? 'GET' : method;
       const allowed: string[] = [];
@@ -150,6 +146,8 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
         names.forEach((name, i) => (params[name] = found[i + 1] ?? ''));
         return { operation, params };
       }
+      // HEAD is answered wherever GET is.
+      if (allowed.includes('GET')) allowed.push('HEAD');
       return allowed.length > 0 ? { operation: undefined, allowed } : undefined;
     },
     byId: (operationId) => byId.get(operationId),

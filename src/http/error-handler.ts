@@ -3,6 +3,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpError, quoteInput } from './http-error.js';
 import { sendJsonText } from './send-json.js';
+import { hasBody, pathOf } from './request-parts.js';
 import { toHttpError } from './to-http-error.js';
 
 /** Answers a request with the Error body of what went wrong; returns the error it answered. */
@@ -12,23 +13,9 @@ export type ErrorResponder = (
   res: ServerResponse,
 ) => HttpError;
 
-/** The path of a request URL, without its query. */
-export function pathOf(url: string | undefined): string {
-  const whole = url ?? '/';
-  const query = whole.indexOf('?');
-  return query < 0 ? whole : whole.slice(0, query);
-}
-
 /** The 404 for any path that nothing else answers. */
 export function nothingServedAt(path: string): HttpError {
   return new HttpError(404, 'not_found', `Nothing is served at ${quoteInput(path)}.`);
-}
-
-/** Whether a request comes with a body at all (Content-Length > 0 or chunked). */
-export function hasBody(req: IncomingMessage): boolean {
-  return (
-    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
-  );
 }
 
 /**

@@ -21,7 +21,13 @@ export function createBodyReader(limit: string): BodyReader {
     reader ??= import('body-parser').then(({ default: bodyParser }) =>
       bodyParser.text({ type: 'application/json', limit }),
     );
-    const read = await reader;
+    let read: NodeMiddleware;
+    try {
+      read = await reader;
+    } catch (error) {
+      reader = undefined; // the next body retries the import
+      throw error;
+    }
     return new Promise((resolve, reject) => {
       read(req, res, (error?: unknown) => {
         if (error !== undefined && error !== null) {
@@ -29,8 +35,8 @@ export function createBodyReader(limit: string): BodyReader {
           reject(error instanceof Error ? error : new Error('the request body could not be read'));
           return;
         }
-        const body: unknown = Reflect.get(req, 'body');
-        resolve(typeof body === 'string' ? body : undefined);
+        // body-parser leaves the text in req.body, a property node's type does not have.
+        resolve('body' in req && typeof req.body === 'string' ? req.body : undefined);
       });
     });
   };

@@ -42,3 +42,23 @@ export function nextInt64(value: Int64): Int64 {
 export function compareInt64(a: Int64, b: Int64): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * Where a JSON-like value holds a bigint outside int64 (JSON Schema checks see such values rounded,
+ * so 2^63 would pass as an int64): `{ path: '/response/0/id', message }` for each.
+ */
+export function int64Breaches(
+  value: unknown,
+  path: string,
+): { readonly path: string; readonly message: string }[] {
+  if (typeof value === 'bigint') {
+    return value < INT64_MIN || value > INT64_MAX
+      ? [{ path, message: `must be an int64 (-2^63 to 2^63-1), not ${value.toString()}` }]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => int64Breaches(item, `${path}/${i}`));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, child]) => int64Breaches(child, `${path}/${key}`));
+  }
+  return [];
+}

@@ -7,7 +7,8 @@ import type { OpenApiDocument } from '../contract/openapi-document.js';
 import { queryIntegerBreach } from '../contract/strict-query.js';
 import { acceptsJson } from '../http/accept.js';
 import { createBearerAuth } from '../http/bearer-auth.js';
-import { hasBody, type ErrorResponder } from '../http/error-handler.js';
+import type { ErrorResponder } from '../http/error-handler.js';
+import { hasBody } from '../http/request-parts.js';
 import { createBodyReader } from '../http/read-body.js';
 import { sendJsonText } from '../http/send-json.js';
 import {
@@ -19,6 +20,7 @@ import {
   unsupportedBody,
 } from '../http/to-http-error.js';
 import { parseRequestBody } from '../json/exact-json.js';
+import { int64Breaches } from '../json/int64.js';
 import { containsBigInt, stringifyJson, validationView } from '../json/json-codec.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { createScenarioLayer } from '../scenarios/scenario-layer.js';
@@ -78,8 +80,13 @@ export function createPetApi(deps: PetApiDeps): PetApi {
   /** Checks an answer against the contract, then writes it with its int64 digits exact. */
   function send(res: ServerResponse, op: Operation, reply: Reply): void {
     if (checking) {
-      const view = containsBigInt(reply.body) ? validationView(reply.body) : reply.body;
-      const broken = checksOf(op).response(reply.status, view);
+      const exact = containsBigInt(reply.body);
+      const view = exact ? validationView(reply.body) : reply.body;
+      // The schema sees int64 values rounded; beyond 2^53 their range is checked exactly here.
+      const broken = [
+        ...checksOf(op).response(reply.status, view),
+        ...(exact ? int64Breaches(reply.body, '/response') : []),
+      ];
       if (broken.length > 0) throw responseViolation(broken);
     }
     sendJsonText(res, reply.status, stringifyJson(reply.body), reply.headers);
@@ -105,11 +112,16 @@ export function createPetApi(deps: PetApiDeps): PetApi {
     if (!acceptsJson(accept)) throw notAcceptable();
     const params = decodedParams(match.params);
     if (checking) {
-      if (op.requestBodySchema !== undefined && text === undefined) {
-        throw unsupportedBody(hasBody(req), req.headers['content-type'], op.requestBodySchema);
+      if (op.requestBody?.required === true && text === undefined) {
+        throw unsupportedBody(hasBody(req), req.headers['content-type'], op.requestBody.schema);
       }
       const view = containsBigInt(body) ? validationView(body) : body;
-      const violations = checksOf(op).request({ params: { ...params }, query, body: view });
+      const violations = checksOf(op).request({
+        params: { ...params },
+        query,
+        headers: req.headers,
+        body: view,
+      });
       if (violations.length > 0) throw requestViolation(violations);
     }
     const outcome = await applyScenarios(call, op, session);
@@ -124,10 +136,15 @@ export function createPetApi(deps: PetApiDeps): PetApi {
     const call: PetCall = { req, res, path, op: match?.operation };
     if (call.op?.deprecated) noticeDeprecation(req, res, call.op);
     recordInJournal(call, sessions);
-    serve(call, match, search).catch((error: unknown) => {
-      const answered = respond(error, req, res);
-      // Refusals of a request that reached its session are journaled with their reasons.
-      if (call.session && answered.status < 500) call.validationErrors = answered.details;
-    });
+    serve(call, match, search)
+      .catch((error: unknown) => {
+        const answered = respond(error, req, res);
+        // Refusals of a request that reached its session are journaled with their reasons.
+        if (call.session && answered.status < 500) call.validationErrors = answered.details;
+      })
+      .catch(() => {
+        // The responder itself failed: nothing more can be said; the client sees the socket end.
+        req.socket.destroy();
+      });
   };
 }

@@ -69,11 +69,14 @@ export type TestAppOptions = Partial<
   journalSize?: number;
   /** A scenario switched on from the start, by name. */
   startupScenario?: string;
+  /** The admin document, instead of the shipped one. */
+  adminContract?: Contract;
 };
 
 /** A fresh app over its own in-memory store: each test owns its data. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { pets, store: given, maxSessions, journalSize, startupScenario, ...deps } = options;
+  const { pets, store: given, maxSessions, journalSize, startupScenario, ...rest } = options;
+  const deps = { adminContract, ...rest };
   const scenarios = deps.scenarios ?? shippedScenarios;
   const initial = storeDataFrom([...(pets ?? fixturePets)].map((pet) => ({ ...pet })));
   const store = given ?? (await openPetStore({ initial, checkPet: contract.checkSchema('Pet') }));
@@ -89,7 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     maxSessions ?? 10,
   );
   const { logger, lines } = captureLogger();
-  const app = createApp({ contract, adminContract, sessions, scenarios, logger, ...deps });
+  const app = createApp({ contract, sessions, scenarios, logger, ...deps });
   return { app, store, sessions, logs: lines };
 }
 

@@ -1,4 +1,9 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
+import { loadContractOnDemand } from '../../src/contract/load-contract.js';
+import { adminContractPath } from '../../src/paths.js';
+import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 import {
   activate,
   asJournal,
@@ -365,5 +370,29 @@ describe('the journal (GET /__admin/requests)', () => {
     await request(app).get('/v1/pets').set(AUTH).set('Prefer', 'code=404').expect(422);
     const [entry] = asJournal((await request(app).get('/__admin/requests').expect(200)).body);
     expect(entry).toMatchObject({ operationId: 'listPets', status: 422 });
+  });
+});
+
+describe('the admin app, loaded on the first admin call', () => {
+  it('answers 500 while its document cannot be read, and loads once it can', async () => {
+    const dir = makeTmpDir();
+    try {
+      const path = join(dir, 'admin-openapi.yaml');
+      const { app, logs } = await createTestApp({ adminContract: loadContractOnDemand(path) });
+      expectError(await request(app).get('/__admin/health'), 500, 'internal_error');
+      expect(logs.some((line) => line.level === 50)).toBe(true);
+      // The pet API never needed it.
+      await request(app).get('/v1/pets').set(AUTH).expect(200);
+      writeFileSync(path, readFileSync(adminContractPath, 'utf8'));
+      await request(app).get('/__admin/health').expect(200);
+    } finally {
+      removeTmpDir(dir);
+    }
+  });
+
+  it('checks the admin token on the very first call', async () => {
+    const { app } = await createTestApp({ adminToken: 'secret' });
+    expectError(await request(app).get('/__admin/health'), 401, 'unauthorized');
+    await request(app).get('/__admin/health').set('Authorization', 'Bearer secret').expect(200);
   });
 });

@@ -51,6 +51,21 @@ describe('response validation: a response that breaks the contract never reaches
     expect(errorLines(logs)).toHaveLength(1);
   });
 
+  it.each([
+    ['id', { id: 2n ** 63n, name: 'x', categoryId: 1 }],
+    ['categoryId', { id: 1, name: 'x', categoryId: -(2n ** 63n) - 1n }],
+  ])(
+    'a pet whose %s is outside int64 (a bigint the schema sees rounded) → 500',
+    async (field, pet) => {
+      const { app, logs } = await createTestApp({ store: uncheckedStore([pet]) });
+      const res = await request(app).get('/v1/pets').set(AUTH);
+      const body = expectError(res, 500, 'internal_error');
+      expect(body.message).toContain(`/response/0/${field}`);
+      expect(body.message).toContain('int64');
+      expect(errorLines(logs)).toHaveLength(1);
+    },
+  );
+
   it('only the broken answer fails: a valid pet in the same store is still served', async () => {
     const pets: Pet[] = [
       { id: 1, name: 'x', categoryId: 1.5 },

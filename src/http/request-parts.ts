@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+
+/** A request target split into its path and query (a `#fragment`, never sent by browsers, dropped). */
+export function splitTarget(url: string | undefined): { path: string; search: string } {
+  const whole = url ?? '/';
+  const hash = whole.indexOf('#');
+  const target = hash < 0 ? whole : whole.slice(0, hash);
+  const query = target.indexOf('?');
+  return query < 0
+    ? { path: target, search: '' }
+    : { path: target.slice(0, query), search: target.slice(query + 1) };
+}
+
+/** The path of a request target, without its query. */
+export function pathOf(url: string | undefined): string {
+  return splitTarget(url).path;
+}
+
+/** Whether a request comes with a body at all (Content-Length > 0 or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  return (
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+  );
+}
