@@ -14,7 +14,7 @@ export interface ListQuery {
 export class PetStore {
   readonly #db: Low<StoreData>;
   readonly #initial: StoreData;
-  /** Saves the whole store; concurrent callers share one serialization and one file write. */
+  /** Saves the store; concurrent callers share one write. */
   readonly #save: () => Promise<void>;
 
   /** `db` must already hold validated data; `initial` is what reset() restores. */
@@ -68,9 +68,13 @@ export class PetStore {
     return pet;
   }
 
-  /** Resolves once everything stored so far is written (a no-op in memory). */
+  /**
+   * Resolves once everything stored so far is written (a no-op in memory). A file store is then
+   * written whole, its journal folded in, unless creates came meanwhile: as on shutdown.
+   */
   async flush(): Promise<void> {
     await this.#save();
+    await this.#save(); // adds nothing: a file store writes the file whole
   }
 
   /** Puts back exactly the initial pets and id counter. */

@@ -1,10 +1,11 @@
 import { connect } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { startMockServer, type MockServer } from '../../src/index.js';
 import { openPetStore } from '../../src/store/open-store.js';
+import { readStoreFile } from '../../src/store/read-store-file.js';
 import { storeDataFrom } from '../../src/store/store-data.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
 
@@ -178,8 +179,9 @@ describe('1,000 concurrent creates', () => {
       try {
         const ids = await createConcurrently(mock);
         expect(new Set(ids).size).toBe(1000);
-        const stored = JSON.parse(await readFile(db, 'utf8')) as { pets: { id: number }[] };
-        const inFile = new Set(stored.pets.map((pet) => pet.id));
+        // What a restart would read now: the file with the journal of the creates since.
+        const stored = await readStoreFile(db, contract.checkSchema('Pet'));
+        const inFile = new Set(stored?.pets.map((pet) => pet.id));
         expect(ids.every((id) => inFile.has(id))).toBe(true);
         const reopened = await openPetStore({
           initial: storeDataFrom([]),

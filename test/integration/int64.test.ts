@@ -84,8 +84,9 @@ describe('int64 values keep their exact digits (ids and categoryId)', () => {
       const initial = storeDataFrom([]);
       const first = await openPetStore({ initial, dbPath, checkPet });
       const pet = await first.create({ name: 'Rex', categoryId: BigInt(INT64_MAX) });
-      expect(await readFile(dbPath, 'utf8')).toContain(`"categoryId":${INT64_MAX}`);
+      // Reopening reads the create from the journal and writes the file whole.
       const second = await openPetStore({ initial, dbPath, checkPet });
+      expect(await readFile(dbPath, 'utf8')).toContain(`"categoryId":${INT64_MAX}`);
       expect(second.get(pet.id)).toEqual({ id: 1, name: 'Rex', categoryId: BigInt(INT64_MAX) });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRecord } from '../../src/contract/openapi-document.js';
 import type { Pet } from '../../src/pets/pet.js';
+import { journalPathOf } from '../../src/store/journal-format.js';
 import { openPetStore } from '../../src/store/open-store.js';
 import type { PetStore } from '../../src/store/pet-store.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import { readStoreFile } from '../../src/store/read-store-file.js';
+import { storeDataFrom, type StoreData } from '../../src/store/store-data.js';
 import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, readJsonFile, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 
@@ -135,14 +138,39 @@ describe('PetStore in memory', () => {
 
 describe('PetStore in a JSON file (dbPath)', () => {
   let dir: string;
+  let snapshots: string;
+  let taken = 0;
 
   beforeEach(() => {
     dir = makeTmpDir();
+    snapshots = makeTmpDir();
   });
 
   afterEach(() => {
     removeTmpDir(dir);
+    removeTmpDir(snapshots);
   });
+
+  /**
+   * Copies the store file and its journal as they are on disk at this moment, synchronously (so
+   * that no later write of the store gets in): the journal first, as the file only changes after
+   * a journal it makes obsolete was written. Returns the copy's path, for `readStoreFile`.
+   */
+  function snapshot(file: string): string {
+    const copy = join(snapshots, `${String((taken += 1))}.json`);
+    try {
+      copyFileSync(journalPathOf(file), journalPathOf(copy));
+    } catch (error) {
+      if (!isRecord(error) || error.code !== 'ENOENT') throw error; // no journal (any more)
+    }
+    copyFileSync(file, copy);
+    return copy;
+  }
+
+  /** What a restart would read from the store file right now. */
+  async function onDisk(file: string): Promise<StoreData | null> {
+    return readStoreFile(snapshot(file), checkPet);
+  }
 
   it('creates the file with the initial data when it opens a new file', async () => {
     const file = join(dir, 'store.json');
@@ -151,11 +179,22 @@ describe('PetStore in a JSON file (dbPath)', () => {
     expect(readJsonFile(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
   });
 
-  it('has written a created pet to the file once create() resolves', async () => {
+  it('has a created pet on disk once create() resolves', async () => {
     const file = join(dir, 'store.json');
     const store = await openOnFile(file);
     const created = await store.create({ name: 'Max', categoryId: 4, status: 'pending' });
-    expect(readJsonFile(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
+    expect(await onDisk(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
+  });
+
+  it('appends a created pet to the journal, leaving the file as it was', async () => {
+    const file = join(dir, 'store.json');
+    const store = await openOnFile(file);
+    const before = readFileSync(file, 'utf8');
+    await store.create({ name: 'Max', categoryId: 4 });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readFileSync(journalPathOf(file), 'utf8')).toMatch(
+      /^\{"sha256":"[0-9a-f]{64}"\}\n\{"id":11,"name":"Max","categoryId":4\}\n$/,
+    );
   });
 
   it('a second store on the same file sees the created pet and continues the ids', async () => {
@@ -166,6 +205,15 @@ describe('PetStore in a JSON file (dbPath)', () => {
     expect(second.get(created.id)).toEqual(created);
     expect(second.list({ limit: 100 })).toEqual([...SORTED_INITIAL, created]);
     expect((await second.create({ name: 'Luna', categoryId: 1 })).id).toBe(Number(created.id) + 1);
+  });
+
+  it('writes the file whole when it opens it, with the pets of the journal', async () => {
+    const file = join(dir, 'store.json');
+    const first = await openOnFile(file);
+    const created = await first.create({ name: 'Max', categoryId: 4 });
+    await openOnFile(file);
+    expect(readJsonFile(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
+    expect(existsSync(journalPathOf(file))).toBe(false);
   });
 
   it("lets an existing file's content win over the initial data", async () => {
@@ -182,7 +230,9 @@ describe('PetStore in a JSON file (dbPath)', () => {
     await store.create({ name: 'Max', categoryId: 4 });
     await store.reset();
     expect(readJsonFile(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
+    expect(existsSync(journalPathOf(file))).toBe(false);
     expect(store.list({ limit: 100 })).toEqual(SORTED_INITIAL);
+    expect(await onDisk(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
   });
 
   it('reset restores the initial data, not what the file held when opened', async () => {
@@ -192,6 +242,104 @@ describe('PetStore in a JSON file (dbPath)', () => {
     await store.reset();
     expect(store.list({ limit: 100 })).toEqual(SORTED_INITIAL);
     expect(readJsonFile(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
+  });
+
+  it('has every pet of concurrent creates on disk when its create resolves', async () => {
+    const file = join(dir, 'store.json');
+    const store = await openOnFile(file);
+    const created = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const pet = await store.create({ name: `Pet ${i}`, categoryId: 1 + (i % 5) });
+        return { pet, copy: snapshot(file) }; // taken at once, before any later write lands
+      }),
+    );
+    for (const { pet, copy } of created) {
+      expect((await readStoreFile(copy, checkPet))?.pets).toContainEqual(pet);
+    }
+    const pets = created.map(({ pet }) => pet);
+    expect(new Set(pets.map((pet) => pet.id)).size).toBe(200);
+    expect(await onDisk(file)).toEqual({ nextId: 211, pets: [...SORTED_INITIAL, ...pets] });
+    const reopened = await openOnFile(file);
+    expect(reopened.list({ limit: 1000 })).toEqual([...SORTED_INITIAL, ...pets]);
+  });
+
+  it('is readable, and never goes back, at every moment of a run of writes', async () => {
+    const file = join(dir, 'store.json');
+    const store = await openOnFile(file);
+    const copies: string[] = [];
+    const writes = { done: false };
+    const watch = (async () => {
+      while (!writes.done) {
+        copies.push(snapshot(file));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    for (let round = 0; round < 50; round += 1) {
+      const batch = Array.from({ length: 6 }, (_, i) => ({
+        name: `P${round}.${i}`,
+        categoryId: 1,
+      }));
+      await Promise.all(batch.map((pet) => store.create(pet)));
+      if (round === 25) await store.flush(); // folds the journal into the file once
+    }
+    writes.done = true;
+    await watch;
+    expect(copies.length).toBeGreaterThan(10);
+    const sizes: number[] = [];
+    for (const copy of copies) sizes.push((await readStoreFile(copy, checkPet))?.pets.length ?? -1);
+    expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
+    expect((await onDisk(file))?.pets).toHaveLength(302);
+    expect(readdirSync(dir).sort()).toEqual(['.store.json.journal', 'store.json']);
+  });
+
+  it('writes the initial data when reset while creates are being written', async () => {
+    const file = join(dir, 'store.json');
+    const store = await openOnFile(file);
+    const creates = Array.from({ length: 20 }, (_, i) =>
+      store.create({ name: `P${i}`, categoryId: 1 }),
+    );
+    const reset = store.reset();
+    await Promise.all([...creates, reset]);
+    expect(readJsonFile(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
+    const created = await store.create({ name: 'After', categoryId: 1 });
+    expect(await onDisk(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
+  });
+
+  it('has everything in the file itself, and no journal, once flush resolves', async () => {
+    const file = join(dir, 'store.json');
+    const store = await openOnFile(file);
+    const first = await store.create({ name: 'Max', categoryId: 4 });
+    const pending = [
+      store.create({ name: 'Luna', categoryId: 4 }), // written at once
+      store.create({ name: 'Daisy', categoryId: 4 }), // waits for the write before
+    ];
+    await store.flush();
+    expect(readJsonFile(file)).toEqual({
+      nextId: 14,
+      pets: [...SORTED_INITIAL, first, ...(await Promise.all(pending))],
+    });
+    expect(readdirSync(dir)).toEqual(['store.json']);
+    await store.flush(); // nothing new: the file stays as it is
+    expect(readdirSync(dir)).toEqual(['store.json']);
+  });
+
+  it('continues ids beyond 2^53 exactly, in the journal, the file and after a reopen', async () => {
+    const file = join(dir, 'store.json');
+    const big: Pet[] = [{ id: 9007199254740993n, name: 'Big', categoryId: 2n ** 63n - 1n }];
+    const store = await openOnFile(file, big);
+    const next = await store.create({ name: 'Next', categoryId: 1 });
+    expect(next.id).toBe(9007199254740994n);
+    expect(readFileSync(journalPathOf(file), 'utf8')).toContain('{"id":9007199254740994,');
+    expect(await onDisk(file)).toEqual({ nextId: 9007199254740995n, pets: [...big, next] });
+    await store.flush();
+    expect(readFileSync(file, 'utf8')).toBe(
+      '{"nextId":9007199254740995,"pets":[' +
+        '{"id":9007199254740993,"name":"Big","categoryId":9223372036854775807},' +
+        '{"id":9007199254740994,"name":"Next","categoryId":1}]}',
+    );
+    const reopened = await openOnFile(file, []);
+    expect(reopened.get(9007199254740994n)).toEqual(next);
+    expect((await reopened.create({ name: 'Third', categoryId: 1 })).id).toBe(9007199254740995n);
   });
 
   it('rejects a file that is not JSON, naming the file', async () => {

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import type { SchemaCheck } from '../contract/schema-validator.js';
+import { isRecord } from '../contract/openapi-document.js';
+import { errorMessage } from '../error-message.js';
+import { isInt64, nextInt64 } from '../json/int64.js';
+import { parseJson } from '../json/json-codec.js';
+import { checkPets } from './check-pets.js';
+import { digestOf, journalPathOf, parseJournal } from './journal-format.js';
+import { storeDataFrom, type StoreData } from './store-data.js';
+
+/** A file's bytes; null when it does not exist. */
+async function readIfExists(path: string, what: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if (isRecord(error) && error.code === 'ENOENT') return null;
+    throw new Error(`cannot read the ${what} ${path}: ${errorMessage(error)}`);
+  }
+}
+
+function parseStoreFile(bytes: Buffer, path: string, checkPet: SchemaCheck): StoreData {
+  let parsed: unknown;
+  try {
+    parsed = parseJson(bytes.toString('utf8'));
+  } catch (error) {
+    throw new Error(`the store file ${path} is not JSON: ${errorMessage(error)}`);
+  }
+  if (!isRecord(parsed)) throw new Error(`${path}: expected an object with "pets" and "nextId"`);
+  const data = storeDataFrom(checkPets(parsed.pets, `${path} pets`, checkPet));
+  // A counter stored ahead of the pets (pets created then lost) is kept, so ids are never reused.
+  if (isInt64(parsed.nextId) && parsed.nextId > data.nextId) data.nextId = parsed.nextId;
+  return data;
+}
+
+/** Appends the pets of a journal to the data of the file version it extends. */
+function addJournal(data: StoreData, entries: unknown[], path: string, checkPet: SchemaCheck) {
+  const pets = checkPets(entries, path, checkPet);
+  let last = data.pets.at(-1)?.id;
+  for (const [index, pet] of pets.entries()) {
+    if (last !== undefined && pet.id <= last) {
+      throw new Error(`${path}: entry ${index}: id ${String(pet.id)} is not after the ids before`);
+    }
+    last = pet.id;
+    data.pets.push(pet);
+  }
+  if (last !== undefined && nextInt64(last) > data.nextId) data.nextId = nextInt64(last);
+}
+
+/**
+ * Reads and checks a store file, with the pets of its journal when the journal extends this
+ * version of the file (the digest in its header matches); null when there is no file yet.
+ */
+export async function readStoreFile(
+  path: string,
+  checkPet: SchemaCheck,
+): Promise<StoreData | null> {
+  const bytes = await readIfExists(path, 'store file');
+  if (bytes === null) return null;
+  const data = parseStoreFile(bytes, path, checkPet);
+  const journalPath = journalPathOf(path);
+  const journalBytes = await readIfExists(journalPath, 'store journal');
+  if (journalBytes === null) return data;
+  const journal = parseJournal(journalBytes.toString('utf8'), journalPath);
+  // A journal of another version: the file was written whole after it (then a crash came before
+  // the journal was deleted), or replaced by hand. Either way the file holds what counts.
+  if (journal === null || journal.sha256 !== digestOf([bytes])) return data;
+  addJournal(data, journal.entries, journalPath, checkPet);
+  return data;
+}

@@ -1,0 +1,94 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseJson } from '../../src/json/json-codec.js';
+import { openPetStore } from '../../src/store/open-store.js';
+import { readStoreFile } from '../../src/store/read-store-file.js';
+import { storeDataFrom } from '../../src/store/store-data.js';
+import { killAllClis, startCli } from '../helpers/process-cli.js';
+import { contract } from '../helpers/test-app.js';
+
+/** Generous bound for process tests on a busy machine (not a timing assertion). */
+const SLOW = 60_000;
+
+const AUTH = { Authorization: 'Bearer crash' };
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'petstore-crash-'));
+});
+
+afterEach(async () => {
+  await killAllClis();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Creates a pet; its id once acknowledged (201), undefined when cut off by the kill. */
+async function create(url: string, name: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    if (res.status !== 201) return undefined;
+    const pet = (await res.json()) as { id: number };
+    return pet.id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Eight clients create pets until the CLI is stopped by `signal`; the ids acknowledged. */
+async function createUntilStopped(db: string, signal: NodeJS.Signals): Promise<number[]> {
+  const cli = await startCli(['--port', '0', '--count', '2000', '--db', db]);
+  const acknowledged: number[] = [];
+  const writers = Array.from({ length: 8 }, async (_, writer) => {
+    for (let i = 0; ; i += 1) {
+      const id = await create(cli.url, `w${writer}-${i}`);
+      if (id === undefined) return;
+      acknowledged.push(id);
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  cli.child.kill(signal);
+  await cli.exited;
+  await Promise.all(writers);
+  return acknowledged;
+}
+
+describe('the --db file when the mock stops under create load', () => {
+  it(
+    'on SIGKILL, is readable with every acknowledged pet',
+    async () => {
+      const db = join(dir, 'pets.json');
+      // No flush, no cleanup: the file and its journal are as the last write left them.
+      const acknowledged = await createUntilStopped(db, 'SIGKILL');
+      expect(acknowledged.length).toBeGreaterThan(0);
+
+      const checkPet = contract.checkSchema('Pet');
+      const stored = await readStoreFile(db, checkPet); // the file with its journal
+      const onDisk = new Set(stored?.pets.map((pet) => pet.id));
+      expect(acknowledged.filter((id) => !onDisk.has(id))).toEqual([]);
+      const reopened = await openPetStore({ initial: storeDataFrom([]), dbPath: db, checkPet });
+      expect(reopened.size).toBe(onDisk.size);
+      const next = await reopened.create({ name: 'After', categoryId: 1 });
+      expect(onDisk.has(next.id)).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    'on SIGTERM, holds every acknowledged pet in the file itself, with no journal left',
+    async () => {
+      const db = join(dir, 'pets.json');
+      const acknowledged = await createUntilStopped(db, 'SIGTERM');
+      expect(acknowledged.length).toBeGreaterThan(0);
+      expect(await readdir(dir)).toEqual(['pets.json']);
+      const stored = parseJson(await readFile(db, 'utf8')) as { pets: { id: number }[] };
+      const inFile = new Set(stored.pets.map((pet) => pet.id));
+      expect(acknowledged.filter((id) => !inFile.has(id))).toEqual([]);
+    },
+    SLOW,
+  );
+});

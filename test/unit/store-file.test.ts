@@ -1,0 +1,123 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import type { Pet } from '../../src/pets/pet.js';
+import { journalHeader, journalPathOf } from '../../src/store/journal-format.js';
+import { PetStore } from '../../src/store/pet-store.js';
+import { readStoreFile } from '../../src/store/read-store-file.js';
+import { copyStoreData, storeDataFrom } from '../../src/store/store-data.js';
+import { createStoreFile } from '../../src/store/store-file.js';
+import { contract } from '../helpers/test-app.js';
+import { makeTmpDir, readJsonFile, removeTmpDir } from '../helpers/tmp-dir.js';
+
+const checkPet = contract.checkSchema('Pet');
+const INITIAL: Pet[] = [{ id: 1, name: 'One', categoryId: 1 }];
+
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  dir = makeTmpDir();
+  file = join(dir, 'store.json');
+});
+
+afterEach(() => {
+  removeTmpDir(dir);
+});
+
+/** A store on `file` (written at once, as openPetStore does), folding its journal at `limit`. */
+async function openStore(limit?: number): Promise<PetStore> {
+  const adapter = createStoreFile(file, checkPet, limit);
+  const initial = storeDataFrom(INITIAL);
+  const db = new Low(adapter, (await adapter.read()) ?? copyStoreData(initial));
+  await db.write();
+  return new PetStore(db, initial);
+}
+
+const read = () => readStoreFile(file, checkPet);
+const journal = () => journalPathOf(file);
+
+describe('the store file and its journal', () => {
+  it('folds the journal into the file once it reaches the limit', async () => {
+    const store = await openStore(200); // the file is smaller: the limit counts
+    const first = await store.create({ name: 'A'.repeat(80), categoryId: 1 });
+    expect(existsSync(journal())).toBe(true);
+    const second = await store.create({ name: 'B'.repeat(80), categoryId: 1 });
+    const third = await store.create({ name: 'C', categoryId: 1 }); // the journal was full
+    expect(readJsonFile(file)).toEqual({ nextId: 5, pets: [...INITIAL, first, second, third] });
+    expect(existsSync(journal())).toBe(false);
+    const fourth = await store.create({ name: 'D', categoryId: 1 });
+    expect(await read()).toEqual({ nextId: 6, pets: [...INITIAL, first, second, third, fourth] });
+  });
+
+  it('ignores a journal left from before the file was last written whole (a crash)', async () => {
+    const store = await openStore();
+    const created = await store.create({ name: 'A', categoryId: 1 });
+    copyFileSync(journal(), join(dir, 'old'));
+    await store.flush(); // writes the file whole, then deletes the journal
+    copyFileSync(join(dir, 'old'), journal()); // as if the crash came before the deletion
+    expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
+  });
+
+  it('after a crash in the middle of a reset, reads the state before it or after it', async () => {
+    const store = await openStore();
+    const created = await store.create({ name: 'A', categoryId: 1 });
+    copyFileSync(journal(), join(dir, 'old'));
+    await store.reset();
+    copyFileSync(join(dir, 'old'), journal()); // the reset's file is in place, the journal not gone
+    // The reset put back the very file the journal extends: the state before the reset.
+    expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
+
+    const other = await openStore(); // the file now holds [One, A]
+    const later = await other.create({ name: 'B', categoryId: 1 });
+    copyFileSync(journal(), join(dir, 'old'));
+    await other.reset();
+    copyFileSync(join(dir, 'old'), journal());
+    // The journal extends [One, A], the file is [One]: the state after the reset.
+    expect(later.id).toBe(3);
+    expect(await read()).toEqual({ nextId: 2, pets: INITIAL });
+  });
+
+  it('ignores a last journal line cut short by a crash', async () => {
+    const store = await openStore();
+    const created = await store.create({ name: 'A', categoryId: 1 });
+    writeFileSync(journal(), `${readFileSync(journal(), 'utf8')}{"id":3,"name":"Half`);
+    expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
+  });
+
+  it('rejects a journal entry that is not a pet, or not after the pets before, naming it', async () => {
+    const store = await openStore();
+    await store.create({ name: 'A', categoryId: 1 });
+    const text = readFileSync(journal(), 'utf8');
+    writeFileSync(journal(), `${text}{"id":3,"name":7,"categoryId":1}\n`);
+    await expect(read()).rejects.toThrow(journal());
+    writeFileSync(journal(), `${text}{"id":1,"name":"Again","categoryId":1}\n`);
+    await expect(read()).rejects.toThrow(`${journal()}: entry 1: id 1 is not after the ids before`);
+  });
+
+  it('reads an old file without a journal, and a journal without a header as none', async () => {
+    writeFileSync(file, '{"pets":[{"id":4,"name":"Old","categoryId":2}],"nextId":9}');
+    expect(await read()).toEqual({ nextId: 9, pets: [{ id: 4, name: 'Old', categoryId: 2 }] });
+    writeFileSync(journal(), '{"sha2');
+    expect(await read()).toEqual({ nextId: 9, pets: [{ id: 4, name: 'Old', categoryId: 2 }] });
+    writeFileSync(
+      journal(),
+      `${journalHeader('0'.repeat(64))}{"id":5,"name":"New","categoryId":2}\n`,
+    );
+    expect((await read())?.pets).toHaveLength(1); // extends another file
+  });
+
+  it('writes the file whole after a failed append, so no append follows a partial one', async () => {
+    const store = await openStore();
+    mkdirSync(join(journal(), 'blocked'), { recursive: true }); // the journal cannot be put in place
+    await expect(store.create({ name: 'A', categoryId: 1 })).rejects.toThrow();
+    rmSync(journal(), { recursive: true });
+    const next = await store.create({ name: 'B', categoryId: 1 });
+    // The pet of the failed create stays in memory (as before) and is written with the next one.
+    expect(readJsonFile(file)).toEqual({
+      nextId: 4,
+      pets: [...INITIAL, { id: 2, name: 'A', categoryId: 1 }, next],
+    });
+    expect(existsSync(journal())).toBe(false);
+  });
+});
