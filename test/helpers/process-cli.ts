@@ -217,3 +217,28 @@ export async function killAllClis(): Promise<void> {
     ),
   );
 }
+
+/**
+ * Creates a pet over HTTP against a running CLI (`url` is its API address): the new id once
+ * acknowledged (201), undefined when the request was refused or cut off (by a stop or a kill).
+ */
+export async function createPetOver(
+  url: string,
+  name: string,
+  token: string,
+): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    if (res.status !== 201) return undefined;
+    const pet: unknown = await res.json();
+    return typeof pet === 'object' && pet !== null && 'id' in pet && typeof pet.id === 'number'
+      ? pet.id
+      : undefined;
+  } catch {
+    return undefined; // cut off: not acknowledged
+  }
+}

@@ -5,13 +5,13 @@ import { parseJson } from '../../src/json/json-codec.js';
 import { openPetStore } from '../../src/store/open-store.js';
 import { readStoreFile } from '../../src/store/read-store-file.js';
 import { storeDataFrom } from '../../src/store/store-data.js';
-import { killAllClis, startCli } from '../helpers/process-cli.js';
+import { createPetOver, killAllClis, startCli } from '../helpers/process-cli.js';
 import { contract } from '../helpers/test-app.js';
 
 /** Generous bound for process tests on a busy machine (not a timing assertion). */
 const SLOW = 60_000;
 
-const AUTH = { Authorization: 'Bearer crash' };
+const TOKEN = 'crash';
 let dir: string;
 
 beforeEach(async () => {
@@ -23,29 +23,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Creates a pet; its id once acknowledged (201), undefined when cut off by the kill. */
-async function create(url: string, name: string): Promise<number | undefined> {
-  try {
-    const res = await fetch(`${url}/pets`, {
-      method: 'POST',
-      headers: { ...AUTH, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name, categoryId: 1 }),
-    });
-    if (res.status !== 201) return undefined;
-    const pet = (await res.json()) as { id: number };
-    return pet.id;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Eight clients create pets until the CLI is stopped by `signal`; the ids acknowledged. */
 async function createUntilStopped(db: string, signal: NodeJS.Signals): Promise<number[]> {
   const cli = await startCli(['--port', '0', '--count', '2000', '--db', db]);
   const acknowledged: number[] = [];
   const writers = Array.from({ length: 8 }, async (_, writer) => {
     for (let i = 0; ; i += 1) {
-      const id = await create(cli.url, `w${writer}-${i}`);
+      const id = await createPetOver(cli.url, `w${writer}-${i}`, TOKEN);
       if (id === undefined) return;
       acknowledged.push(id);
     }

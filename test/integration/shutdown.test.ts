@@ -1,12 +1,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killAllClis, startCli, stopCli } from '../helpers/process-cli.js';
+import { createPetOver, killAllClis, startCli, stopCli } from '../helpers/process-cli.js';
 
 /** Generous bound for process tests on a busy machine (not a timing assertion). */
 const SLOW = 60_000;
 
-const AUTH = { Authorization: 'Bearer shutdown' };
+const TOKEN = 'shutdown';
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
 let dir: string;
 
 beforeEach(async () => {
@@ -18,21 +19,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function create(url: string, name: string): Promise<number | undefined> {
-  try {
-    const res = await fetch(`${url}/pets`, {
-      method: 'POST',
-      headers: { ...AUTH, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name, categoryId: 1 }),
-    });
-    if (res.status !== 201) return undefined;
-    const pet = (await res.json()) as { id: number };
-    return pet.id;
-  } catch {
-    return undefined; // cut off by the stop: not acknowledged
-  }
-}
-
 describe('graceful shutdown', () => {
   it(
     'on SIGTERM under write load with --db, exits 0 and loses no acknowledged create',
@@ -43,7 +29,7 @@ describe('graceful shutdown', () => {
       // Four writers create pets until the server stops answering.
       const writers = Array.from({ length: 4 }, async (_, writer) => {
         for (let i = 0; ; i += 1) {
-          const id = await create(cli.url, `w${writer}-${i}`);
+          const id = await createPetOver(cli.url, `w${writer}-${i}`, TOKEN);
           if (id === undefined) return;
           acknowledged.push(id);
         }
@@ -113,7 +99,7 @@ describe('graceful shutdown', () => {
       const acknowledged: number[] = [];
       const writers = Array.from({ length: 8 }, async (_, writer) => {
         for (let i = 0; ; i += 1) {
-          const id = await create(cli.url, `k${writer}-${i}`);
+          const id = await createPetOver(cli.url, `k${writer}-${i}`, TOKEN);
           if (id === undefined) return;
           acknowledged.push(id);
         }

@@ -437,7 +437,7 @@ export class FuzzWorld {
 
   /**
    * The operation a 2xx answered when the request was not spelled as the document spells it: HEAD
-   * for GET, or a path in other case or with a trailing slash (Express routes both). Noted, and
+   * for GET, or a path with a trailing slash (the mock serves both as the operation). Noted, and
    * still checked against that operation's schema.
    */
   #spelledDifferently(plan: RequestPlan, sent: Sent): OperationModel | undefined {
