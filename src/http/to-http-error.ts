@@ -1,4 +1,5 @@
 import { isRecord } from '../contract/openapi-document.js';
+import type { Violation } from '../contract/operation-checks.js';
 import { HttpError, quoteInput, truncate } from './http-error.js';
 
 /** What the error mapping needs to know of the request that failed. */
@@ -14,7 +15,7 @@ export interface FailedRequest {
 interface ValidatorError {
   status: number;
   message: string;
-  errors: { path: string; message: string }[];
+  errors: Violation[];
   headers: Record<string, string>;
 }
 
@@ -49,7 +50,7 @@ function asValidatorError(error: unknown): ValidatorError | undefined {
 const MAX_NAME = 64;
 
 /** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
-function describeItem({ path, message }: { path: string; message: string }): string {
+function describeItem({ path, message }: Violation): string {
   const [location = '', ...rest] = path.replace(/^\.?\/?/, '').split(/[/.]/);
   // Names come from the client (an unknown parameter's name): never echo them unbounded.
   const name = truncate(rest.join('.'), MAX_NAME);
@@ -65,7 +66,7 @@ function describeItem({ path, message }: { path: string; message: string }): str
   return `${where} '${name}' ${message}`;
 }
 
-function badRequestMessage(items: ValidatorError['errors'], fallback: string): string {
+function badRequestMessage(items: readonly Violation[], fallback: string): string {
   if (items.length === 0) return fallback;
   const described = items.slice(0, MAX_ITEMS).map(describeItem);
   const more = items.length > MAX_ITEMS ? ` (and ${items.length - MAX_ITEMS} more)` : '';
@@ -77,14 +78,14 @@ function badRequestMessage(items: ValidatorError['errors'], fallback: string): s
 }
 
 /** A 400 naming each way the request broke the contract. */
-export function requestViolation(items: ValidatorError['errors'], fallback = ''): HttpError {
+export function requestViolation(items: readonly Violation[], fallback = ''): HttpError {
   const message = badRequestMessage(items, fallback);
   const details = items.map(describeItem);
   return new HttpError(400, 'bad_request', message, {}, details.length > 0 ? details : [message]);
 }
 
 /** The 500 for an answer the mock was about to send that breaks the contract (a bug). */
-export function responseViolation(items: ValidatorError['errors']): HttpError {
+export function responseViolation(items: readonly Violation[]): HttpError {
   return new HttpError(
     500,
     'internal_error',
