@@ -87,7 +87,7 @@ async function closeGracefully(server: Server, store: PetStore): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-  await store.flush();
+  await store.close();
 }
 
 function listenError(error: unknown, config: Config): Error {

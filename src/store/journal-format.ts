@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { isRecord } from '../contract/openapi-document.js';
+import { errorMessage } from '../error-message.js';
 import { parseJson } from '../json/json-codec.js';
 
 // The journal of a store file holds the pets created since the file was last written whole, one
@@ -22,35 +24,34 @@ export function journalHeader(digest: string): string {
   return `${JSON.stringify({ sha256: digest })}\n`;
 }
 
-/** The parts of a journal: the digest its header names, and its complete entries. */
-export interface Journal {
-  sha256: string;
-  entries: unknown[];
-}
-
 /**
- * Reads a journal's text; null if it has no complete header. A last line without its newline is
- * an append cut short by a crash (never acknowledged) and is left out; any other line that is not
- * JSON is an error.
+ * The entries of a journal, if it extends the file version whose digest is `digest`; null if it
+ * does not (another version, or no complete header: it is then ignored). A last line without its
+ * newline is an append cut short by a crash (never acknowledged) and is left out; any other
+ * entry that is not JSON is an error, with what to do about it.
  */
-export function parseJournal(text: string, path: string): Journal | null {
+export function journalEntriesFor(text: string, path: string, digest: string): unknown[] | null {
   const lines = text.split('\n');
   lines.pop(); // the text after the last newline: empty, or an append cut short
   const [header, ...rest] = lines;
-  if (header === undefined) return null;
-  const parsed = parseLine(header, path, 0);
-  if (typeof parsed !== 'object' || parsed === null || !('sha256' in parsed)) {
-    throw new Error(`${path}: line 1: not a journal header`);
-  }
-  const { sha256 } = parsed;
-  if (typeof sha256 !== 'string') throw new Error(`${path}: line 1: not a journal header`);
-  return { sha256, entries: rest.map((line, index) => parseLine(line, path, index + 1)) };
+  if (header === undefined || !isHeaderOf(header, digest)) return null;
+  return rest.map((line, index) => {
+    try {
+      return parseJson(line);
+    } catch (error) {
+      throw new Error(
+        `${path}: line ${index + 2} is not JSON (${errorMessage(error)}); deleting the journal loses the pets created since the last clean stop`,
+      );
+    }
+  });
 }
 
-function parseLine(line: string, path: string, index: number): unknown {
+/** Whether a journal's header line names the file version with this digest. */
+function isHeaderOf(header: string, digest: string): boolean {
   try {
-    return parseJson(line);
+    const parsed: unknown = JSON.parse(header);
+    return isRecord(parsed) && parsed.sha256 === digest;
   } catch {
-    throw new Error(`${path}: line ${index + 1} is not JSON`);
+    return false;
   }
 }

@@ -4,6 +4,8 @@ import { errorMessage } from '../error-message.js';
 import { PetStore } from './pet-store.js';
 import { copyStoreData, type StoreData } from './store-data.js';
 import { createStoreFile } from './store-file.js';
+import { discardStaleJournal } from './read-store-file.js';
+import { lockStoreFile } from './store-lock.js';
 
 export interface OpenStoreOptions {
   /** Initial data: what a new store starts from and what reset restores. */
@@ -22,14 +24,28 @@ export async function openPetStore({
   if (dbPath === undefined) {
     return new PetStore(new Low(new Memory<StoreData>(), copyStoreData(initial)), initial);
   }
-  const file = createStoreFile(dbPath, checkPet);
-  const stored = await file.read();
-  const db = new Low(file, stored ?? copyStoreData(initial));
-  // Written at once, so a new file exists (and a bad path fails) before the server answers.
+  let release: () => Promise<void>;
   try {
-    await db.write();
+    release = await lockStoreFile(dbPath);
   } catch (error) {
-    throw new Error(`cannot write the store file ${dbPath}: ${errorMessage(error)}`);
+    throw new Error(`cannot use the store file ${dbPath}: ${errorMessage(error)}`);
   }
-  return new PetStore(db, initial);
+  try {
+    const file = createStoreFile(dbPath, checkPet);
+    const stored = await file.read();
+    // A journal that did not extend this file has just been ignored: delete it before anything
+    // is written, or a new file with the same content as its version would bring its pets back.
+    await discardStaleJournal(dbPath);
+    const db = new Low(file, stored ?? copyStoreData(initial));
+    // Written at once, so a new file exists (and a bad path fails) before the server answers.
+    try {
+      await db.write();
+    } catch (error) {
+      throw new Error(`cannot write the store file ${dbPath}: ${errorMessage(error)}`);
+    }
+    return new PetStore(db, initial, release);
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }

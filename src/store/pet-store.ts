@@ -17,11 +17,22 @@ export class PetStore {
   /** Saves the store; concurrent callers share one write. */
   readonly #save: () => Promise<void>;
 
-  /** `db` must already hold validated data; `initial` is what reset() restores. */
-  constructor(db: Low<StoreData>, initial: StoreData) {
+  /** Gives back what the store holds besides memory (a file store's lock). */
+  readonly #release: () => Promise<void>;
+
+  /**
+   * `db` must already hold validated data; `initial` is what reset() restores; `release` is
+   * called by close().
+   */
+  constructor(
+    db: Low<StoreData>,
+    initial: StoreData,
+    release: () => Promise<void> = () => Promise.resolve(),
+  ) {
     this.#db = db;
     this.#initial = copyStoreData(initial);
     this.#save = createCoalescedWrite(() => db.write());
+    this.#release = release;
   }
 
   /** Number of pets stored. */
@@ -75,6 +86,12 @@ export class PetStore {
   async flush(): Promise<void> {
     await this.#save();
     await this.#save(); // adds nothing: a file store writes the file whole
+  }
+
+  /** Writes everything (see flush) and lets go of the file: on shutdown. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.#release();
   }
 
   /** Puts back exactly the initial pets and id counter. */

@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { isRecord } from '../contract/openapi-document.js';
 import { errorMessage } from '../error-message.js';
 import { isInt64, nextInt64 } from '../json/int64.js';
 import { parseJson } from '../json/json-codec.js';
 import { checkPets } from './check-pets.js';
-import { digestOf, journalPathOf, parseJournal } from './journal-format.js';
+import { digestOf, journalEntriesFor, journalPathOf } from './journal-format.js';
 import { storeDataFrom, type StoreData } from './store-data.js';
 
 /** A file's bytes; null when it does not exist. */
@@ -38,7 +38,9 @@ function addJournal(data: StoreData, entries: unknown[], path: string, checkPet:
   let last = data.pets.at(-1)?.id;
   for (const [index, pet] of pets.entries()) {
     if (last !== undefined && pet.id <= last) {
-      throw new Error(`${path}: entry ${index}: id ${String(pet.id)} is not after the ids before`);
+      throw new Error(
+        `${path}: line ${index + 2}: id ${String(pet.id)} is not after the ids before`,
+      );
     }
     last = pet.id;
     data.pets.push(pet);
@@ -60,10 +62,24 @@ export async function readStoreFile(
   const journalPath = journalPathOf(path);
   const journalBytes = await readIfExists(journalPath, 'store journal');
   if (journalBytes === null) return data;
-  const journal = parseJournal(journalBytes.toString('utf8'), journalPath);
   // A journal of another version: the file was written whole after it (then a crash came before
   // the journal was deleted), or replaced by hand. Either way the file holds what counts.
-  if (journal === null || journal.sha256 !== digestOf([bytes])) return data;
-  addJournal(data, journal.entries, journalPath, checkPet);
+  const entries = journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes]));
+  if (entries !== null) addJournal(data, entries, journalPath, checkPet);
   return data;
+}
+
+/**
+ * Deletes the journal of the store file at `path` unless it extends the file as it is now (so
+ * readStoreFile ignored it): with no file, or a file of another version.
+ */
+export async function discardStaleJournal(path: string): Promise<void> {
+  const journalPath = journalPathOf(path);
+  const journalBytes = await readIfExists(journalPath, 'store journal');
+  if (journalBytes === null) return;
+  const bytes = await readIfExists(path, 'store file');
+  const current =
+    bytes !== null &&
+    journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes])) !== null;
+  if (!current) await unlink(journalPath);
 }

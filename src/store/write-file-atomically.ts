@@ -1,4 +1,4 @@
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Writes all of `chunks` from the current position, again after a short write. */
@@ -21,7 +21,8 @@ export function tempPathOf(path: string): string {
 
 /**
  * Replaces the file at `path` with `chunks`, as lowdb's writer does: written to a temporary file
- * next to it, then renamed over it, so the file holds the old content or the new, never a part.
+ * next to it, synced, then renamed over it, so the file holds the old content or the new, never a
+ * part.
  * Resolves once the new content is in place. Calls must not overlap for the same path.
  */
 export async function writeFileAtomically(path: string, chunks: readonly Buffer[]): Promise<void> {
@@ -29,8 +30,14 @@ export async function writeFileAtomically(path: string, chunks: readonly Buffer[
   const file = await open(temp, 'w');
   try {
     await writeAll(file, chunks);
-  } finally {
+    // On the disk before the rename: otherwise a power loss after it can leave an empty file on
+    // some file systems, and the whole store lost. Whole writes are rare (start, reset, stop).
+    await file.sync();
+  } catch (error) {
     await file.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
   }
+  await file.close();
   await rename(temp, path);
 }

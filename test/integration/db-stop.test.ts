@@ -1,11 +1,10 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJson } from '../../src/json/json-codec.js';
 import { openPetStore } from '../../src/store/open-store.js';
 import { readStoreFile } from '../../src/store/read-store-file.js';
 import { storeDataFrom } from '../../src/store/store-data.js';
-import { createPetOver, killAllClis, startCli } from '../helpers/process-cli.js';
+import { createPetOver, killAllClis, runCli, startCli } from '../helpers/process-cli.js';
 import { contract } from '../helpers/test-app.js';
 
 /** Generous bound for process tests on a busy machine (not a timing assertion). */
@@ -69,9 +68,29 @@ describe('the --db file when the mock stops under create load', () => {
       const acknowledged = await createUntilStopped(db, 'SIGTERM');
       expect(acknowledged.length).toBeGreaterThan(0);
       expect(await readdir(dir)).toEqual(['pets.json']);
-      const stored = parseJson(await readFile(db, 'utf8')) as { pets: { id: number }[] };
-      const inFile = new Set(stored.pets.map((pet) => pet.id));
+      // No journal is left, so this reads the file alone.
+      const stored = await readStoreFile(db, contract.checkSchema('Pet'));
+      const inFile = new Set(stored?.pets.map((pet) => pet.id));
       expect(acknowledged.filter((id) => !inFile.has(id))).toEqual([]);
+    },
+    SLOW,
+  );
+});
+
+describe('one mock per --db file', () => {
+  it(
+    'refuses to start a second mock on a file another one serves, and takes it after a kill',
+    async () => {
+      const db = join(dir, 'pets.json');
+      const first = await startCli(['--port', '0', '--db', db]);
+      const second = await runCli(['--port', '0', '--db', db]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`is in use by process ${String(first.child.pid)}`);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      // The lock of a killed mock is stale: the next one takes the file over.
+      const third = await startCli(['--port', '0', '--db', db]);
+      expect(await createPetOver(third.url, 'After', TOKEN)).toBe(31);
     },
     SLOW,
   );

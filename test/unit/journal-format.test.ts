@@ -3,7 +3,7 @@ import {
   digestOf,
   journalHeader,
   journalPathOf,
-  parseJournal,
+  journalEntriesFor,
 } from '../../src/store/journal-format.js';
 
 const DIGEST = 'ab'.repeat(32);
@@ -18,32 +18,36 @@ describe('the store journal format', () => {
     expect(digestOf([Buffer.from('{"nextId":1,'), Buffer.from('"pets":[]}')])).toBe(whole);
   });
 
-  it('reads back the header and the entries, keeping int64 digits', () => {
+  it('reads back the entries, keeping int64 digits', () => {
     const text = `${journalHeader(DIGEST)}{"id":1,"name":"a","categoryId":1}\n{"id":9223372036854775807,"name":"b","categoryId":2}\n`;
-    expect(parseJournal(text, 'j')).toEqual({
-      sha256: DIGEST,
-      entries: [
-        { id: 1, name: 'a', categoryId: 1 },
-        { id: 9223372036854775807n, name: 'b', categoryId: 2 },
-      ],
-    });
+    expect(journalEntriesFor(text, 'j', DIGEST)).toEqual([
+      { id: 1, name: 'a', categoryId: 1 },
+      { id: 9223372036854775807n, name: 'b', categoryId: 2 },
+    ]);
   });
 
   it('leaves out a last line cut short by a crash', () => {
     const text = `${journalHeader(DIGEST)}{"id":1,"name":"a","categoryId":1}\n{"id":2,"na`;
-    expect(parseJournal(text, 'j')?.entries).toEqual([{ id: 1, name: 'a', categoryId: 1 }]);
+    expect(journalEntriesFor(text, 'j', DIGEST)).toEqual([{ id: 1, name: 'a', categoryId: 1 }]);
   });
 
-  it('is no journal without a whole header', () => {
-    expect(parseJournal('', 'j')).toBeNull();
-    expect(parseJournal('{"sha256":"ab', 'j')).toBeNull();
-    expect(parseJournal(journalHeader(DIGEST), 'j')).toEqual({ sha256: DIGEST, entries: [] });
+  it('is no journal of this file without a whole header naming its digest', () => {
+    expect(journalEntriesFor('', 'j', DIGEST)).toBeNull();
+    expect(journalEntriesFor('{"sha256":"ab', 'j', DIGEST)).toBeNull();
+    expect(journalEntriesFor('{"id":1}\n', 'j', DIGEST)).toBeNull();
+    expect(journalEntriesFor('{"sha256":1}\n', 'j', DIGEST)).toBeNull();
+    expect(journalEntriesFor(journalHeader(DIGEST), 'j', DIGEST)).toEqual([]);
   });
 
-  it('refuses a whole line that is not JSON, or a header that is not one, naming the line', () => {
+  it('ignores a journal of another file version, whatever its lines hold', () => {
+    const other = `${journalHeader('cd'.repeat(32))}not json\n`;
+    expect(journalEntriesFor(other, 'j', DIGEST)).toBeNull();
+  });
+
+  it('refuses an entry of its own file that is not JSON, naming the line and the way out', () => {
     const bad = `${journalHeader(DIGEST)}{"id":1,"name":"a","categoryId":1}\nnot json\n`;
-    expect(() => parseJournal(bad, '/d/.p.journal')).toThrow('/d/.p.journal: line 3 is not JSON');
-    expect(() => parseJournal('{"id":1}\n', 'j')).toThrow('j: line 1: not a journal header');
-    expect(() => parseJournal('{"sha256":1}\n', 'j')).toThrow('j: line 1: not a journal header');
+    expect(() => journalEntriesFor(bad, '/d/.p.journal', DIGEST)).toThrow(
+      /^\/d\/\.p\.journal: line 3 is not JSON \(.+\); deleting the journal loses the pets created since the last clean stop$/,
+    );
   });
 });

@@ -92,7 +92,7 @@ describe('the store file and its journal', () => {
     writeFileSync(journal(), `${text}{"id":3,"name":7,"categoryId":1}\n`);
     await expect(read()).rejects.toThrow(journal());
     writeFileSync(journal(), `${text}{"id":1,"name":"Again","categoryId":1}\n`);
-    await expect(read()).rejects.toThrow(`${journal()}: entry 1: id 1 is not after the ids before`);
+    await expect(read()).rejects.toThrow(`${journal()}: line 3: id 1 is not after the ids before`);
   });
 
   it('reads an old file without a journal, and a journal without a header as none', async () => {

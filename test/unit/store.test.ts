@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../../src/contract/openapi-document.js';
 import type { Pet } from '../../src/pets/pet.js';
@@ -7,6 +8,7 @@ import { openPetStore } from '../../src/store/open-store.js';
 import type { PetStore } from '../../src/store/pet-store.js';
 import { readStoreFile } from '../../src/store/read-store-file.js';
 import { storeDataFrom, type StoreData } from '../../src/store/store-data.js';
+import { lockPathOf } from '../../src/store/store-lock.js';
 import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, readJsonFile, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 
@@ -289,7 +291,11 @@ describe('PetStore in a JSON file (dbPath)', () => {
     for (const copy of copies) sizes.push((await readStoreFile(copy, checkPet))?.pets.length ?? -1);
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
     expect((await onDisk(file))?.pets).toHaveLength(302);
-    expect(readdirSync(dir).sort()).toEqual(['.store.json.journal', 'store.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      '.store.json.journal',
+      '.store.json.lock',
+      'store.json',
+    ]);
   });
 
   it('writes the initial data when reset while creates are being written', async () => {
@@ -318,8 +324,11 @@ describe('PetStore in a JSON file (dbPath)', () => {
       nextId: 14,
       pets: [...SORTED_INITIAL, first, ...(await Promise.all(pending))],
     });
-    expect(readdirSync(dir)).toEqual(['store.json']);
+    // The lock stays while the store is open.
+    expect(readdirSync(dir).sort()).toEqual(['.store.json.lock', 'store.json']);
     await store.flush(); // nothing new: the file stays as it is
+    expect(readdirSync(dir).sort()).toEqual(['.store.json.lock', 'store.json']);
+    await store.close();
     expect(readdirSync(dir)).toEqual(['store.json']);
   });
 
@@ -369,5 +378,44 @@ describe('PetStore in a JSON file (dbPath)', () => {
     const file = writeTmpFile(dir, 'store.json', 'garbage');
     await expect(openOnFile(file)).rejects.toThrow();
     expect(readFileSync(file, 'utf8')).toBe('garbage');
+  });
+
+  it('deletes a journal whose file was deleted before writing a new file', async () => {
+    const file = join(dir, 'store.json');
+    const killed = await openOnFile(file);
+    await killed.create({ name: 'Gone', categoryId: 1 }); // in the journal; then "killed"
+    rmSync(file); // the user starts over: the new file will have the old one's content
+    // The first write of the next start fails (its temporary file cannot be created): had it
+    // succeeded and the mock then crashed, a journal still there would extend the new file.
+    mkdirSync(join(dir, '.store.json.tmp'));
+    await expect(openOnFile(file)).rejects.toThrow(file);
+    expect(existsSync(journalPathOf(file))).toBe(false);
+    rmSync(join(dir, '.store.json.tmp'), { recursive: true });
+    const fresh = await openOnFile(file);
+    expect(fresh.list({ limit: 100 }).map((pet) => pet.name)).not.toContain('Gone');
+  });
+
+  it('takes over a lock whose process is gone', async () => {
+    const file = join(dir, 'store.json');
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    writeTmpFile(dir, '.store.json.lock', child.stdout.toString()); // a pid that has exited
+    const store = await openOnFile(file);
+    expect(readFileSync(lockPathOf(file), 'utf8')).toBe(String(process.pid));
+    await store.close();
+    expect(existsSync(lockPathOf(file))).toBe(false);
+  });
+
+  it('refuses a file that a live process holds, naming it', async () => {
+    const file = join(dir, 'store.json');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      writeTmpFile(dir, '.store.json.lock', String(holder.pid));
+      await expect(openOnFile(file)).rejects.toThrow(
+        `is in use by process ${String(holder.pid)} (one mock per --db file`,
+      );
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      holder.kill();
+    }
   });
 });
