@@ -4,7 +4,6 @@ import { errorMessage } from '../error-message.js';
 import { PetStore } from './pet-store.js';
 import { copyStoreData, type StoreData } from './store-data.js';
 import { createStoreFile } from './store-file.js';
-import { discardStaleJournal } from './read-store-file.js';
 import { lockStoreFile } from './store-lock.js';
 
 export interface OpenStoreOptions {
@@ -32,10 +31,7 @@ export async function openPetStore({
   }
   try {
     const file = createStoreFile(dbPath, checkPet);
-    const stored = await file.read();
-    // A journal that did not extend this file has just been ignored: delete it before anything
-    // is written, or a new file with the same content as its version would bring its pets back.
-    await discardStaleJournal(dbPath);
+    const stored = await file.read(); // deletes a stale journal, before anything is written
     const db = new Low(file, stored ?? copyStoreData(initial));
     // Written at once, so a new file exists (and a bad path fails) before the server answers.
     try {

@@ -1,4 +1,4 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { isRecord } from '../contract/openapi-document.js';
 import { errorMessage } from '../error-message.js';
@@ -48,38 +48,41 @@ function addJournal(data: StoreData, entries: unknown[], path: string, checkPet:
   if (last !== undefined && nextInt64(last) > data.nextId) data.nextId = nextInt64(last);
 }
 
+/** A store file as read: its data (null for no file), and whether a journal beside it is stale. */
+export interface StoreFileContent {
+  readonly data: StoreData | null;
+  /** A journal that does not extend the file as it is (another version, or no file at all). */
+  readonly staleJournal: boolean;
+}
+
 /**
  * Reads and checks a store file, with the pets of its journal when the journal extends this
- * version of the file (the digest in its header matches); null when there is no file yet.
+ * version of the file (the digest in its header matches); says when a journal is stale instead.
  */
+export async function readStoreFileContent(
+  path: string,
+  checkPet: SchemaCheck,
+): Promise<StoreFileContent> {
+  const journalPath = journalPathOf(path);
+  const [bytes, journalBytes] = await Promise.all([
+    readIfExists(path, 'store file'),
+    readIfExists(journalPath, 'store journal'),
+  ]);
+  if (bytes === null) return { data: null, staleJournal: journalBytes !== null };
+  const data = parseStoreFile(bytes, path, checkPet);
+  if (journalBytes === null) return { data, staleJournal: false };
+  // A journal of another version: the file was written whole after it (then a crash came before
+  // the journal was deleted), or replaced by hand. Either way the file holds what counts.
+  const entries = journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes]));
+  if (entries === null) return { data, staleJournal: true };
+  addJournal(data, entries, journalPath, checkPet);
+  return { data, staleJournal: false };
+}
+
+/** The data of a store file with its journal (see readStoreFileContent); null for no file. */
 export async function readStoreFile(
   path: string,
   checkPet: SchemaCheck,
 ): Promise<StoreData | null> {
-  const bytes = await readIfExists(path, 'store file');
-  if (bytes === null) return null;
-  const data = parseStoreFile(bytes, path, checkPet);
-  const journalPath = journalPathOf(path);
-  const journalBytes = await readIfExists(journalPath, 'store journal');
-  if (journalBytes === null) return data;
-  // A journal of another version: the file was written whole after it (then a crash came before
-  // the journal was deleted), or replaced by hand. Either way the file holds what counts.
-  const entries = journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes]));
-  if (entries !== null) addJournal(data, entries, journalPath, checkPet);
-  return data;
-}
-
-/**
- * Deletes the journal of the store file at `path` unless it extends the file as it is now (so
- * readStoreFile ignored it): with no file, or a file of another version.
- */
-export async function discardStaleJournal(path: string): Promise<void> {
-  const journalPath = journalPathOf(path);
-  const journalBytes = await readIfExists(journalPath, 'store journal');
-  if (journalBytes === null) return;
-  const bytes = await readIfExists(path, 'store file');
-  const current =
-    bytes !== null &&
-    journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes])) !== null;
-  if (!current) await unlink(journalPath);
+  return (await readStoreFileContent(path, checkPet)).data;
 }

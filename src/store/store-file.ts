@@ -1,7 +1,7 @@
 import type { Adapter } from 'lowdb';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { digestOf, journalPathOf } from './journal-format.js';
-import { readStoreFile } from './read-store-file.js';
+import { readStoreFileContent } from './read-store-file.js';
 import type { StoreData } from './store-data.js';
 import { StoreFileText } from './store-file-format.js';
 import { StoreJournal } from './store-journal.js';
@@ -15,7 +15,8 @@ export const MIN_JOURNAL_BYTES = 1024 * 1024;
  * journal: a few hundred bytes, where writing the file whole costs about a millisecond a MB.
  * The file is written whole (atomically, then the journal is deleted) on the first write, after
  * a reset, once the journal is as large as the file, after a failed write, and on a write that
- * adds nothing (a flush, as on shutdown). Reads put the file and its journal back together.
+ * adds nothing (a flush, as on shutdown). Reads put the file and its journal back together, and
+ * delete a journal that does not extend the file.
  */
 export function createStoreFile(
   path: string,
@@ -40,7 +41,13 @@ export function createStoreFile(
   };
 
   return {
-    read: () => readStoreFile(path, checkPet),
+    read: async () => {
+      const { data, staleJournal } = await readStoreFileContent(path, checkPet);
+      // Deleted before anything is written: a new file with the same content as the version it
+      // extended (the fixtures after 'rm pets.json', say) would otherwise bring its pets back.
+      if (staleJournal) await journal.remove();
+      return data;
+    },
     write: async (data) => {
       const { restarted, added } = text.update(data);
       if (restarted || mustWriteWhole || file === undefined) return writeWhole(data);
