@@ -98,14 +98,10 @@ export function createApp(deps: AppDeps): MockApp {
   const { contract, logger } = deps;
   const basePath = basePathOf(contract.document);
   const respond = createErrorResponder(logger, BODY_LIMIT);
-  const log = createRequestLog(
-    logger,
-    (method, path) => contract.operations.match(method, path)?.operation?.operationId,
-  );
+  const log = createRequestLog(logger);
   const cors = createCors(deps.corsOrigins ?? []);
   const petApi = createPetApi({
     document: contract.document,
-    operations: contract.operations,
     basePath,
     sessions: deps.sessions,
     scenarios: deps.scenarios,
@@ -120,7 +116,12 @@ export function createApp(deps: AppDeps): MockApp {
 
   return (req, res) => {
     const { path, search } = splitTarget(req.url);
-    log(req, res, path);
+    // The control plane first: it stays reachable whatever the contract's base path.
+    const toAdmin = admin !== undefined && isUnder(path, ADMIN_PATH);
+    const toPets = !toAdmin && isUnder(path, basePath);
+    // Found once, for the pet API and the log line.
+    const match = toPets ? contract.operations.match(req.method ?? '', path) : undefined;
+    log(req, res, path, match?.operation?.operationId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const breach = queryLimitBreach(search);
     if (breach) {
@@ -128,9 +129,8 @@ export function createApp(deps: AppDeps): MockApp {
       return;
     }
     cors(req, res, () => {
-      // The control plane first: it stays reachable whatever the contract's base path.
-      if (admin && isUnder(path, ADMIN_PATH)) admin(req, res);
-      else if (isUnder(path, basePath)) petApi(req, res, path, search);
+      if (admin && toAdmin) admin(req, res);
+      else if (toPets) petApi(req, res, match, path, search);
       else respond(nothingServedAt(path), req, res);
     });
   };

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import { createOperationChecks } from '../contract/operation-checks.js';
-import type { Match, Operation, OperationIndex } from '../contract/operation-index.js';
+import type { Match, Operation } from '../contract/operation-index.js';
 import type { OpenApiDocument } from '../contract/openapi-document.js';
 import { queryIntegerBreach } from '../contract/strict-query.js';
 import { acceptsJson } from '../http/accept.js';
@@ -33,7 +33,6 @@ import { createPetHandlers } from './pet-handlers.js';
 
 export interface PetApiDeps {
   document: OpenApiDocument;
-  operations: OperationIndex;
   basePath: string;
   sessions: SessionRegistry;
   scenarios: ReadonlyMap<string, Scenario>;
@@ -47,10 +46,14 @@ export interface PetApiDeps {
   validation: 'on' | 'off';
 }
 
-/** Answers one pet API request; `path` and `search` are its URL's path and query. */
+/**
+ * Answers one pet API request: `match` is what its method and path name in the contract (found
+ * by the caller, which logs it too); `path` and `search` are its URL's path and query.
+ */
 export type PetApi = (
   req: IncomingMessage,
   res: ServerResponse,
+  match: Match,
   path: string,
   search: string,
 ) => void;
@@ -68,7 +71,7 @@ function decodedParams(raw: Readonly<Record<string, string>>): Record<string, st
  * answer before it is written. Every refusal is thrown and answered by the one error responder.
  */
 export function createPetApi(deps: PetApiDeps): PetApi {
-  const { operations, sessions, respond } = deps;
+  const { sessions, respond } = deps;
   const authenticate = createBearerAuth(deps.apiKeys);
   const checksOf = createOperationChecks(deps.document);
   const readBody = createBodyReader(deps.bodyLimit);
@@ -131,8 +134,7 @@ export function createPetApi(deps: PetApiDeps): PetApi {
     send(res, op, outcome ?? (await handler({ params, query, body, store: session.store })));
   }
 
-  return (req, res, path, search) => {
-    const match = operations.match(req.method ?? '', path);
+  return (req, res, match, path, search) => {
     const call: PetCall = { req, res, path, op: match?.operation };
     if (call.op?.deprecated) noticeDeprecation(req, res, call.op);
     recordInJournal(call, sessions);
