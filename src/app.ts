@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): MockApp {
   const log = createRequestLog(logger);
   const cors = createCors(deps.corsOrigins ?? []);
   const petApi = createPetApi({
-    document: contract.document,
+    checksOf: contract.checksOf,
     basePath,
     sessions: deps.sessions,
     scenarios: deps.scenarios,

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { errorMessage } from '../error-message.js';
 import { parseYaml } from '../yaml/parse-yaml.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
-import { createOperationIndex, type OperationIndex } from './operation-index.js';
+import { createOperationChecks, type OperationChecks } from './operation-checks.js';
+import { createOperationIndex, type Operation, type OperationIndex } from './operation-index.js';
 import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
 
 /** A loaded contract: the document, its operations, and checks for its schemas. */
@@ -11,6 +12,8 @@ export interface Contract {
   readonly document: OpenApiDocument;
   readonly operations: OperationIndex;
   readonly checkSchema: (name: string) => SchemaCheck;
+  /** The compiled checks of an operation's requests and answers (each compiled on first use). */
+  readonly checksOf: (op: Operation) => OperationChecks;
 }
 
 /** Reads and indexes an OpenAPI document; throws a message naming the file if it is unusable. */
@@ -30,6 +33,7 @@ export function loadContract(path: string): Contract {
     document,
     operations: createOperationIndex(document),
     checkSchema: createSchemaChecks(document),
+    checksOf: createOperationChecks(document),
   };
 }
 
@@ -49,5 +53,6 @@ export function loadContractOnDemand(path: string): Contract {
       return contract().operations;
     },
     checkSchema: (name) => contract().checkSchema(name),
+    checksOf: (op) => contract().checksOf(op),
   };
 }

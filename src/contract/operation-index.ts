@@ -15,8 +15,6 @@ export interface Operation {
   readonly integerQueryParameters: readonly string[];
   /** Its request body: the component schema named (e.g. `NewPet`; `body` if inline), required or not. */
   readonly requestBody: { readonly schema: string; readonly required: boolean } | undefined;
-  /** For each documented status, the component schema of its JSON body, e.g. `{ 200: 'Pets' }`. */
-  readonly bodySchemas: Readonly<Record<number, string>>;
   readonly deprecated: boolean;
 }
 
@@ -72,16 +70,6 @@ function bodySchemaOf(document: OpenApiDocument, carrier: unknown): string | und
   return SCHEMA_REF.exec(ref)?.[1];
 }
 
-function bodySchemasOf(document: OpenApiDocument, responses: unknown): Record<number, string> {
-  const schemas: Record<number, string> = {};
-  if (!isRecord(responses)) return schemas;
-  for (const [status, response] of Object.entries(responses)) {
-    const name = bodySchemaOf(document, response);
-    if (name !== undefined) schemas[Number(status)] = name;
-  }
-  return schemas;
-}
-
 function requestBodyOf(document: OpenApiDocument, requestBody: unknown): Operation['requestBody'] {
   const body = resolved(document, requestBody);
   if (!isRecord(body)) return undefined;
@@ -122,7 +110,6 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
           pathKey: path,
           statuses: responses.map(Number).filter(Number.isInteger),
           requestBody: requestBodyOf(document, op.requestBody),
-          bodySchemas: bodySchemasOf(document, op.responses),
           integerQueryParameters: integerQueryParametersOf(document, path, method),
           deprecated: op.deprecated === true,
         },

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
-import { createOperationChecks } from '../contract/operation-checks.js';
+import type { OperationChecks } from '../contract/operation-checks.js';
 import type { Match, Operation } from '../contract/operation-index.js';
-import type { OpenApiDocument } from '../contract/openapi-document.js';
 import { queryIntegerBreach } from '../contract/strict-query.js';
 import { acceptsJson } from '../http/accept.js';
 import { createBearerAuth } from '../http/bearer-auth.js';
@@ -32,7 +31,8 @@ import type { PetCall, Reply } from './pet-call.js';
 import { createPetHandlers } from './pet-handlers.js';
 
 export interface PetApiDeps {
-  document: OpenApiDocument;
+  /** The contract's compiled checks of each operation (Contract.checksOf). */
+  checksOf: (op: Operation) => OperationChecks;
   basePath: string;
   sessions: SessionRegistry;
   scenarios: ReadonlyMap<string, Scenario>;
@@ -73,7 +73,7 @@ function decodedParams(raw: Readonly<Record<string, string>>): Record<string, st
 export function createPetApi(deps: PetApiDeps): PetApi {
   const { sessions, respond } = deps;
   const authenticate = createBearerAuth(deps.apiKeys);
-  const checksOf = createOperationChecks(deps.document);
+  const { checksOf } = deps;
   const readBody = createBodyReader(deps.bodyLimit);
   const noticeDeprecation = createDeprecationNotice(deps.logger, deps.basePath);
   const applyScenarios = createScenarioLayer(deps.scenarios);

@@ -78,7 +78,10 @@ function checkStatus(
   return status;
 }
 
-/** A forced success body must already satisfy the response schema of every matched operation. */
+/**
+ * A forced success body must already satisfy every matched operation's answer for its status,
+ * checked as answers are checked when sent (Contract.checksOf): at load, not on the first request.
+ */
 function checkBody(
   body: unknown,
   status: number,
@@ -87,11 +90,12 @@ function checkBody(
   contract: Contract,
 ): void {
   for (const op of matchedOperations(operations, contract)) {
-    const schema = op.bodySchemas[status];
-    const problems = schema === undefined ? [] : contract.checkSchema(schema)(body);
+    const problems = contract.checksOf(op).response(status, body);
     if (problems.length > 0) {
       throw new ScenarioError(
-        `${where}: body does not match ${schema ?? ''} for ${op.operationId}: ${problems.join('; ')}`,
+        `${where}: body does not match the ${status} answer of ${op.operationId}: ${problems
+          .map((problem) => `${problem.path} ${problem.message}`)
+          .join('; ')}`,
       );
     }
   }

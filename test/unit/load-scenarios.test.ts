@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadContract } from '../../src/contract/load-contract.js';
 import { defaultScenariosDir } from '../../src/paths.js';
 import { ScenarioError, loadScenarios, parseScenario } from '../../src/scenarios/load-scenarios.js';
 import { ruleFor } from '../../src/scenarios/scenario.js';
@@ -295,5 +296,42 @@ describe('the shipped scenarios', () => {
     expect(rule('invalid-request', 'getPet')).toBeUndefined();
     expect(rule('empty-catalogue', 'listPets')).toMatchObject({ status: 200, body: [] });
     expect(rule('empty-catalogue', 'createPet')).toBeUndefined();
+  });
+});
+
+describe('parseScenario: a forced body is checked as answers are', () => {
+  it('refuses a body against an inline answer schema (not a named component), naming the place', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-scenario-contract-'));
+    try {
+      const path = join(dir, 'openapi.yaml');
+      writeFileSync(
+        path,
+        [
+          'openapi: 3.0.3',
+          'info: { title: t, version: "1" }',
+          'servers: [{ url: /v1 }]',
+          'paths:',
+          '  /counts:',
+          '    get:',
+          '      operationId: listCounts',
+          '      responses:',
+          "        '200':",
+          '          description: counts',
+          '          content:',
+          '            application/json:',
+          '              schema: { type: array, items: { type: integer } }',
+          '',
+        ].join('\n'),
+      );
+      const own = loadContract(path);
+      const scenario = (body: string): string =>
+        `rules:\n  - operations: listCounts\n    status: 200\n    body: ${body}\n`;
+      expect(() => parseScenario(scenario('[1, 2]'), 'ok.yaml', own)).not.toThrow();
+      expect(() => parseScenario(scenario('["x"]'), 'bad.yaml', own)).toThrow(
+        'body does not match the 200 answer of listCounts: /response/0 must be integer',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
