@@ -65,15 +65,21 @@ export function stringifyJson(value: unknown): string {
   }
 }
 
+/** A copy of a value with its bigints as (rounded) numbers. */
+function withNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(withNumbers);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNumbers(v)]));
+  }
+  return value;
+}
+
 /**
- * The same value with bigints as (rounded) numbers: what a JSON Schema validator can check.
+ * The same value with bigints as (rounded) numbers: what a JSON Schema validator can check; the
+ * value itself, not a copy, when it holds no bigint (the common case, on every request).
  * Exactness of int64 values is checked separately (isInt64), never on this view.
  */
 export function validationView(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
-  if (Array.isArray(value)) return value.map(validationView);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, validationView(v)]));
-  }
-  return value;
+  return containsBigInt(value) ? withNumbers(value) : value;
 }

@@ -1,4 +1,4 @@
-import { parseJson, stringifyJson } from '../../src/json/json-codec.js';
+import { parseJson, stringifyJson, validationView } from '../../src/json/json-codec.js';
 
 function valueOf(literal: string): unknown {
   const parsed = parseJson(`{"x":${literal}}`, true);
@@ -47,5 +47,19 @@ describe('parseJson reads number literals by value, exactly', () => {
     expect(stringifyJson({ id: 9007199254740993n, n: [1, 2n ** 63n - 1n] })).toBe(
       '{"id":9007199254740993,"n":[1,9223372036854775807]}',
     );
+  });
+});
+
+describe('validationView', () => {
+  it('is the value itself when it holds no bigint (no copy on each request)', () => {
+    const pets = [{ id: 1, name: 'a', categoryId: 2 }];
+    expect(validationView(pets)).toBe(pets);
+  });
+
+  it('is a copy with bigints as rounded numbers otherwise, the value left exact', () => {
+    const pet = { id: 2n ** 63n - 1n, name: 'a', tags: [2n ** 60n, 1] };
+    const view = validationView(pet);
+    expect(view).toEqual({ id: 2 ** 63, name: 'a', tags: [2 ** 60, 1] });
+    expect(pet.id).toBe(2n ** 63n - 1n);
   });
 });
