@@ -9,16 +9,15 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
-import { packageRoot } from '../dist/paths.js';
+import { adminContractPath, defaultContractPath, defaultScenariosDir } from '../dist/paths.js';
 import { YAML_CACHE_DIR, yamlCacheName } from '../dist/yaml/parse-yaml.js';
 
-const scenarios = join(packageRoot, 'scenarios');
 const files = [
-  join(packageRoot, 'openapi.yaml'),
-  join(packageRoot, 'admin-openapi.yaml'),
-  ...readdirSync(scenarios)
+  defaultContractPath,
+  adminContractPath,
+  ...readdirSync(defaultScenariosDir)
     .filter((name) => /\.ya?ml$/.test(name))
-    .map((name) => join(scenarios, name)),
+    .map((name) => join(defaultScenariosDir, name)),
 ];
 
 rmSync(YAML_CACHE_DIR, { recursive: true, force: true });

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Express } from 'express';
 import type { Contract } from './contract/load-contract.js';
-import { basePathOf } from './contract/operation-index.js';
 import { createCors } from './http/cors.js';
 import {
   createErrorResponder,
@@ -96,7 +95,7 @@ function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
  */
 export function createApp(deps: AppDeps): MockApp {
   const { contract, logger } = deps;
-  const basePath = basePathOf(contract.document);
+  const { basePath } = contract.operations;
   const respond = createErrorResponder(logger, BODY_LIMIT);
   const log = createRequestLog(logger);
   const cors = createCors(deps.corsOrigins ?? []);

@@ -3,10 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { basePathOf } from './contract/operation-index.js';
 import { isRecord } from './contract/openapi-document.js';
 import { HttpError } from './http/http-error.js';
 import { MAX_HEADER_BYTES } from './http/limits.js';
+import { JSON_CONTENT_TYPE } from './http/send-json.js';
 import { loadMock, StartError } from './load-mock.js';
 import type { PetStore } from './store/pet-store.js';
 
@@ -57,7 +57,7 @@ function answerClientError(error: Error, socket: Socket): void {
   const body = JSON.stringify(httpError.toBody());
   socket.end(
     `HTTP/1.1 ${httpError.status} ${STATUS_CODES[httpError.status] ?? 'Error'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
       'X-Content-Type-Options: nosniff\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
@@ -135,7 +135,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const url = `http://${host}:${address.port}`;
   return {
     url,
-    apiUrl: `${url}${basePathOf(deps.contract.document)}`,
+    apiUrl: `${url}${deps.contract.operations.basePath}`,
     port: address.port,
     deps,
     close: () => closeGracefully(server, store),

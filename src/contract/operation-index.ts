@@ -29,6 +29,8 @@ export type Match =
 
 /** Finds the operation a request is for, by method and path, without running the validator. */
 export interface OperationIndex {
+  /** The base path of the document's first server, e.g. `/v1`. */
+  readonly basePath: string;
   readonly operations: readonly Operation[];
   /** The operation and its path parameters; HEAD is answered as GET. */
   match(method: string, path: string): Match;
@@ -118,6 +120,7 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
   }
   const byId = new Map(entries.map(({ operation }) => [operation.operationId, operation]));
   return {
+    basePath,
     operations: entries.map(({ operation }) => operation),
     match: (method, path) => {
       const wanted = method === 'HEAD' ? 'GET' : method;

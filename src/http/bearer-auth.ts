@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { HttpError } from './http-error.js';
 
-const CHALLENGE = 'Bearer realm="petstore"';
+/** The WWW-Authenticate challenge of every 401 of the pet API. */
+export const CHALLENGE = 'Bearer realm="petstore"';
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();

@@ -103,7 +103,8 @@ export function createPetApi(deps: PetApiDeps): PetApi {
     const session = sessions.get(sessionIdOf(req));
     call.session = session;
     // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
-    const text = hasBody(req) ? await readBody(req, res) : undefined;
+    const withBody = hasBody(req);
+    const text = withBody ? await readBody(req, res) : undefined;
     const body = text === undefined ? undefined : parseRequestBody(text);
     if (!match) throw noOperation(method, path);
     if (!match.operation) throw methodNotAllowed(method, path, match.allowed.join(', '));
@@ -116,7 +117,7 @@ export function createPetApi(deps: PetApiDeps): PetApi {
     const params = decodedParams(match.params);
     if (checking) {
       if (op.requestBody?.required === true && text === undefined) {
-        throw unsupportedBody(hasBody(req), req.headers['content-type'], op.requestBody.schema);
+        throw unsupportedBody(withBody, req.headers['content-type'], op.requestBody.schema);
       }
       const view = validationView(body);
       const violations = checksOf(op).request({

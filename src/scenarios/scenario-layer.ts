@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Operation } from '../contract/operation-index.js';
+import { CHALLENGE } from '../http/bearer-auth.js';
 import { HttpError, type ErrorBody, type ErrorCode } from '../http/http-error.js';
 import type { PetCall, Reply } from '../pets/pet-call.js';
 import type { Session } from '../sessions/session.js';
@@ -115,8 +116,7 @@ export function createScenarioLayer(scenarios: ReadonlyMap<string, Scenario>): S
     // A delay alone, or a forced success the store answers itself.
     if (status === undefined || (status < 300 && rule.body === undefined)) return undefined;
     if (status < 300) return { status, body: rule.body };
-    const headers: Record<string, string> =
-      status === 401 ? { 'WWW-Authenticate': 'Bearer realm="petstore"' } : {};
+    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': CHALLENGE } : {};
     return { status, body: errorBody(rule, status), headers };
   };
 }

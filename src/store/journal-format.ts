@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { hiddenSiblingOf } from './sibling-path.js';
 import { isRecord } from '../contract/openapi-document.js';
 import { errorMessage } from '../error-message.js';
 import { parseJson } from '../json/json-codec.js';
@@ -9,7 +9,7 @@ import { parseJson } from '../json/json-codec.js';
 
 /** Where the journal of the store file at `path` is: next to it, hidden. */
 export function journalPathOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.journal`);
+  return hiddenSiblingOf(path, 'journal');
 }
 
 /** The SHA-256 of a file's content, as the journal's header names it. */

@@ -1,10 +1,10 @@
 import { readFile, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { hiddenSiblingOf } from './sibling-path.js';
 import { isRecord } from '../contract/openapi-document.js';
 
 /** Where the lock of the store file at `path` is: next to it, hidden. */
 export function lockPathOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.lock`);
+  return hiddenSiblingOf(path, 'lock');
 }
 
 function isLive(pid: number): boolean {

@@ -1,5 +1,5 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { hiddenSiblingOf } from './sibling-path.js';
 
 /** Writes all of `chunks` from the current position, again after a short write. */
 async function writeAll(file: FileHandle, chunks: readonly Buffer[]): Promise<void> {
@@ -16,7 +16,7 @@ async function writeAll(file: FileHandle, chunks: readonly Buffer[]): Promise<vo
 
 /** The temporary file next to `path` that a write goes to first (lowdb's name for it). */
 export function tempPathOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.tmp`);
+  return hiddenSiblingOf(path, 'tmp');
 }
 
 /**
