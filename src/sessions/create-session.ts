@@ -1,14 +1,14 @@
-import { Low, Memory } from 'lowdb';
 import { createRandom } from '../scenarios/random.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { ScenarioSwitch } from '../scenarios/scenario-switch.js';
-import { PetStore } from '../store/pet-store.js';
-import { copyStoreData, type StoreData } from '../store/store-data.js';
+import { createMemoryStore } from '../store/open-store.js';
+import type { PetStore } from '../store/pet-store.js';
+import type { StoreSnapshot } from '../store/store-data.js';
 import { Journal } from './journal.js';
 import type { Session } from './session.js';
 
 export interface SessionOptions {
-  initial: StoreData;
+  initial: StoreSnapshot;
   /** Seed of the delays drawn from scenario ranges. */
   seed: number;
   journalSize: number;
@@ -33,10 +33,6 @@ export function createSession(
 /** A factory of named sessions: each starts in memory from the initial data. */
 export function createSessionFactory(options: SessionOptions): (id: string) => Session {
   return (id) => {
-    const store = new PetStore(
-      new Low(new Memory<StoreData>(), copyStoreData(options.initial)),
-      options.initial,
-    );
-    return createSession(id, store, options);
+    return createSession(id, createMemoryStore(options.initial), options);
   };
 }

@@ -2,7 +2,7 @@ import { Low, Memory } from 'lowdb';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../error-message.js';
 import { PetStore } from './pet-store.js';
-import { copyStoreData, type StoreData } from './store-data.js';
+import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 import { createStoreFile } from './store-file.js';
 import { lockStoreFile } from './store-lock.js';
 
@@ -14,6 +14,11 @@ export interface OpenStoreOptions {
   checkPet: SchemaCheck;
 }
 
+/** A store in memory, starting from (a copy of) `initial`: the default session's or a named one's. */
+export function createMemoryStore(initial: StoreSnapshot): PetStore {
+  return new PetStore(new Low(new Memory<StoreData>(), copyStoreData(initial)), initial);
+}
+
 /** Opens a pet store: in memory, or in a JSON file whose existing content wins over `initial`. */
 export async function openPetStore({
   initial,
@@ -21,7 +26,7 @@ export async function openPetStore({
   checkPet,
 }: OpenStoreOptions): Promise<PetStore> {
   if (dbPath === undefined) {
-    return new PetStore(new Low(new Memory<StoreData>(), copyStoreData(initial)), initial);
+    return createMemoryStore(initial);
   }
   let release: () => Promise<void>;
   try {

@@ -2,7 +2,7 @@ import type { Low } from 'lowdb';
 import { nextInt64, type Int64 } from '../json/int64.js';
 import type { NewPet, Pet, PetStatus } from '../pets/pet.js';
 import { createCoalescedWrite } from './coalesced-write.js';
-import { copyStoreData, type StoreData } from './store-data.js';
+import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 
 /** The query of listPets, after validation and defaults. */
 export interface ListQuery {
@@ -13,7 +13,7 @@ export interface ListQuery {
 /** The pets of one store, over an injected lowdb; knows nothing of HTTP. */
 export class PetStore {
   readonly #db: Low<StoreData>;
-  readonly #initial: StoreData;
+  readonly #initial: StoreSnapshot;
   /** Saves the store; concurrent callers share one write. */
   readonly #save: () => Promise<void>;
 
@@ -26,10 +26,11 @@ export class PetStore {
    */
   constructor(
     db: Low<StoreData>,
-    initial: StoreData,
+    initial: StoreSnapshot,
     release: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.#db = db;
+    // Its own copy of the list: a caller changing its initial data later changes nothing here.
     this.#initial = copyStoreData(initial);
     this.#save = createCoalescedWrite(() => db.write());
     this.#release = release;

@@ -8,10 +8,19 @@ export interface StoreData {
 }
 
 /**
+ * Store data that nothing changes: the initial data, which every store and session starts from
+ * (and resets to) by copying it.
+ */
+export interface StoreSnapshot {
+  readonly nextId: Int64;
+  readonly pets: readonly Pet[];
+}
+
+/**
  * A copy whose pet list is the store's own. Pet objects are shared: the store never changes a
  * stored pet, it only appends new ones, so sessions and resets can share them cheaply.
  */
-export function copyStoreData(data: StoreData): StoreData {
+export function copyStoreData(data: StoreSnapshot): StoreData {
   return { nextId: data.nextId, pets: [...data.pets] };
 }
 
