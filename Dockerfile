@@ -1,10 +1,11 @@
 # petstore-mock as a service container: `docker build -t petstore-mock .`, then
 # `docker run --rm -p 4010:4010 petstore-mock` serves http://127.0.0.1:4010/v1 (see README.md, "In CI pipelines").
 #
-# The base image is an argument so that a machine without registry access can build on a local
-# Node 20 image (scripts/test-container.sh does); anything with `node` and `npm` on PATH, /bin/sh
-# and a `node` user (uid 1000, as in the official images) will do.
-ARG BASE_IMAGE=node:20-slim
+# Node 24 LTS, the runtime the project recommends (Express 5 is several times faster on it than on
+# Node 20). The base image is an argument so that a machine without registry access can build on a
+# local Node 24 image (scripts/test-container.sh does); anything with `node` and `npm` on PATH,
+# /bin/sh and a `node` user (uid 1000, as in the official images) will do.
+ARG BASE_IMAGE=node:24-slim
 
 # ---- build: all dependencies, compile src/ to dist/ ----
 FROM ${BASE_IMAGE} AS build
@@ -15,8 +16,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them.
-COPY scripts/cache-yaml.js ./scripts/
+# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them, and
+# bundles the CommonJS entry points (scripts/build-cjs.js).
+COPY scripts/cache-yaml.js scripts/build-cjs.js ./scripts/
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios
 RUN npm run build

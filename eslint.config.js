@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/results/', '.tmp/'] },
+  // examples/ are other projects' files (CommonJS, vitest, Playwright): test:consumers runs them.
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/results/', '.tmp/', 'examples/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,7 +1,8 @@
 /**
- * npm run bench: the benchmark suite of issue 5. Starts each system as its own server process
- * (pinned to core 0), loads it with autocannon from this process (pinned to core 1), and writes
- * bench/results/latest.{md,json}. Usage: node bench/run.js [--quick] [--no-prism]
+ * npm run bench: the benchmark suite of issue 10. Starts each system as its own server process on
+ * Node 24 (pinned to core 0; c and e also on Node 20), loads it with autocannon from this process
+ * (pinned to core 1, also on Node 24), and writes bench/results/latest.{md,json}.
+ * Usage: node bench/run.js [--quick] [--no-prism]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import console from 'node:console';
@@ -32,9 +33,11 @@ import { REQUESTS, measure } from './lib/load.js';
 import { projectRoot, resultsDir } from './lib/paths.js';
 import { preparePrism } from './lib/prism.js';
 import { evaluateTargets, renderMarkdown } from './lib/report.js';
+import { resolveNode20, resolveNode24 } from './lib/runtimes.js';
 import { defineSystems, startSystem } from './lib/systems.js';
 
-const PINNED_MARK = 'BENCH_RUNNER_PINNED';
+/** Set in the runner's own process: the Node binaries as JSON (see rerunOnNode24). */
+const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 /** Let a freshly started server settle (JIT, lazy loading, first GC) before reading its RSS. */
 const IDLE_SETTLE_MS = 1000;
 
@@ -42,13 +45,19 @@ const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];
 const SEED_10K = ['--seed', '1', '--count', '10000'];
 
-/** Workloads run on every system, on the default data; creates last, as they grow the stores. */
+/**
+ * Workloads run on every Node 24 system (and with node20, on the Node 20 ones too), on the default
+ * data; creates last, as they grow the stores.
+ */
 const SHARED_WORKLOADS = [
-  { id: 'list-c10', label: 'list c10', request: 'list', connections: 10 },
+  { id: 'list-c10', label: 'list c10', request: 'list', connections: 10, node20: true },
   { id: 'list-c100', label: 'list c100', request: 'list', connections: 100 },
-  { id: 'get-c10', label: 'get c10', request: 'get', connections: 10 },
-  { id: 'create-c10', label: 'create c10', request: 'create', connections: 10 },
+  { id: 'get-c10', label: 'get c10', request: 'get', connections: 10, node20: true },
+  { id: 'create-c10', label: 'create c10', request: 'create', connections: 10, node20: true },
 ];
+
+/** The systems whose startup is timed; b and f start like c and d. */
+const STARTUP_KEYS = new Set(['a', 'e', 'c', 'd', 'c20', 'e20']);
 
 /** Workloads on servers started with their own data; runs: [system key, server name] pairs. */
 const DATA_WORKLOADS = [
@@ -102,19 +111,20 @@ function parseOptions(argv) {
 }
 
 /**
- * Runs this script again under `taskset -c 1`, so the load generator never shares the servers'
- * core. Signals are passed on; the pinned run stops its servers itself.
+ * Runs this script again on Node 24, under `taskset -c 1` when pinning, so that the load generator
+ * runs on the servers' runtime and never shares their core. The runtimes found here are handed
+ * down; signals are passed on; the pinned run stops its servers itself.
  */
-function rerunPinned() {
+function rerunOnNode24(runtimes) {
   const script = fileURLToPath(import.meta.url);
-  const child = spawn(
-    'taskset',
-    ['-c', String(RUNNER_CORE), process.execPath, script, ...process.argv.slice(2)],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, [PINNED_MARK]: '1' },
-    },
-  );
+  const node = runtimes.node24.path;
+  const [command, ...args] = pinning
+    ? ['taskset', '-c', String(RUNNER_CORE), node, script, ...process.argv.slice(2)]
+    : [node, script, ...process.argv.slice(2)];
+  const child = spawn(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, [RUNTIMES_VARIABLE]: JSON.stringify(runtimes) },
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     process.exit(code ?? (signal ? 130 : 1));
@@ -130,11 +140,26 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** Builds dist/ when it is missing or older than src/, so the numbers are those of the code. */
+/** What dist/ is built from: the code, and the YAML whose snapshots start-up reads. */
+const BUILD_INPUTS = ['src', 'scenarios', 'openapi.yaml', 'admin-openapi.yaml'];
+
+function newestInput() {
+  return Math.max(
+    ...BUILD_INPUTS.map((input) => {
+      const path = join(projectRoot, input);
+      return statSync(path).isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    }),
+  );
+}
+
+/**
+ * Builds dist/ when it is missing or older than its inputs, so the numbers are those of the code
+ * (a stale YAML snapshot would not fail, it would only slow start-up down).
+ */
 function ensureBuilt() {
   const cli = join(projectRoot, 'dist', 'cli.js');
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(projectRoot, 'src'))) return;
-  console.log('bench: dist/ is missing or older than src/: npm run build');
+  if (existsSync(cli) && statSync(cli).mtimeMs >= newestInput()) return;
+  console.log('bench: dist/ is missing or older than src/ or the YAML: npm run build');
   const build = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
 }
@@ -151,28 +176,42 @@ function markUnavailable(results, key, error) {
   console.log(`bench: ${key} unavailable: ${reason}`);
 }
 
-/** Spawn to first 200, `runs` times per system, round-robin; Prism failing to start is noted. */
+/** Starts a system; an optional one (Prism) failing is noted and gives undefined. */
+async function startOrNote(system, results) {
+  try {
+    return await startSystem(system);
+  } catch (error) {
+    if (!system.optional) throw error;
+    markUnavailable(results, system.key, error);
+    return undefined;
+  }
+}
+
+/** Spawn to first 200 and the CPU time to it, `runs` times per system, round-robin. */
 async function measureStartup(systems, options, results) {
-  const timed = systems.filter((system) => system.key !== 'b');
-  const runs = Object.fromEntries(timed.map((system) => [system.key, []]));
+  const timed = systems.filter((system) => STARTUP_KEYS.has(system.key));
+  const runs = Object.fromEntries(timed.map((system) => [system.key, { wall: [], cpu: [] }]));
   for (let round = 0; round < options.startupRuns; round += 1) {
     for (const system of timed) {
       if (!results.systems[system.key].available) continue;
-      try {
-        const running = await startSystem(system);
-        runs[system.key].push(running.startupMs);
-        await stopServer(running.server);
-      } catch (error) {
-        if (system.key !== 'd') throw error;
-        markUnavailable(results, 'd', error);
-      }
+      const running = await startOrNote(system, results);
+      if (running === undefined) continue;
+      runs[system.key].wall.push(running.startupMs);
+      if (running.startupCpuMs !== null) runs[system.key].cpu.push(running.startupCpuMs);
+      await stopServer(running.server);
     }
   }
-  for (const [key, values] of Object.entries(runs)) {
-    if (values.length === 0) continue;
-    results.startup[key] = { runsMs: values, medianMs: median(values) };
+  for (const [key, { wall, cpu }] of Object.entries(runs)) {
+    if (wall.length === 0) continue;
+    results.startup[key] = {
+      runsMs: wall,
+      medianMs: median(wall),
+      cpuRunsMs: cpu,
+      cpuMedianMs: cpu.length > 0 ? median(cpu) : null,
+    };
     console.log(
-      `startup ${key}: median ${Math.round(median(values))} ms of ${values.map(Math.round).join(', ')}`,
+      `startup ${key}: median ${Math.round(median(wall))} ms of ${wall.map(Math.round).join(', ')}` +
+        (cpu.length > 0 ? `; CPU ${Math.round(median(cpu))} ms of ${cpu.join(', ')}` : ''),
     );
   }
 }
@@ -180,7 +219,7 @@ async function measureStartup(systems, options, results) {
 function logMeasurement(label, key, m) {
   const failed = m.bad === 0 ? '' : `  ⚠ ${m.bad} failed ${JSON.stringify(m.statusCounts)}`;
   console.log(
-    `${label.padEnd(34)} ${key}: ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms${failed}`,
+    `${label.padEnd(34)} ${key.padEnd(3)}: ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms${failed}`,
   );
 }
 
@@ -202,22 +241,18 @@ async function runWorkload(workload, targets, options, results) {
   }
 }
 
-/** Starts the systems that take part; Prism failing to start is noted, the others are fatal. */
+/** Starts the systems that take part; an optional one failing to start is noted. */
 async function startAvailable(systems, results) {
   const running = [];
   for (const system of systems) {
     if (!results.systems[system.key].available) continue;
-    try {
-      running.push([system.key, await startSystem(system)]);
-    } catch (error) {
-      if (system.key !== 'd') throw error;
-      markUnavailable(results, 'd', error);
-    }
+    const started = await startOrNote(system, results);
+    if (started !== undefined) running.push([system.key, started]);
   }
   return running;
 }
 
-/** The shared workloads, interleaved over a–d, with RSS read before and after. */
+/** The shared workloads, interleaved over the systems, with RSS read before and after. */
 async function runSharedWorkloads(systems, options, results) {
   const running = await startAvailable(systems, results);
   await sleep(IDLE_SETTLE_MS);
@@ -225,12 +260,15 @@ async function runSharedWorkloads(systems, options, results) {
     results.rss[key] = { idleMiB: rssMiB(server.pid) };
     results.cores.servers[key] = coresOf(server.pid);
   }
-  for (const workload of SHARED_WORKLOADS) await runWorkload(workload, running, options, results);
+  for (const workload of SHARED_WORKLOADS) {
+    const targets = running.filter(([, server]) => workload.node20 || !server.system.node20);
+    await runWorkload(workload, targets, options, results);
+  }
   for (const [key, server] of running) results.rss[key].afterLoadMiB = rssMiB(server.pid);
   await Promise.all(running.map(([, server]) => stopServer(server.server)));
 }
 
-/** The data-size workloads: 100k-pet filter and scaling, then --db against in memory. */
+/** The data-size workloads (Node 24): 100k-pet filter and scaling, then --db against in memory. */
 async function runDataWorkloads(systems, options, results, dbPath) {
   const byKey = Object.fromEntries(systems.map((system) => [system.key, system]));
   const phases = [
@@ -260,11 +298,15 @@ function writeResults(results) {
   console.log(`bench: written to ${join('bench', 'results', 'latest.{md,json}')}`);
 }
 
-function newResults(options, systems, prism) {
+function newResults(options, systems, runtimes) {
   const results = {
     date: new Date().toISOString(),
     quick: options.quick,
-    node: process.version,
+    runtimes: {
+      runner: process.version,
+      node24: runtimes.node24.version,
+      node20: runtimes.node20.version ?? null,
+    },
     cpu: cpus()[0]?.model ?? 'unknown CPU',
     pinning,
     // What /proc says, so a reader can check the pinning; the load average shows other work.
@@ -282,23 +324,28 @@ function newResults(options, systems, prism) {
     rss: {},
     targets: [],
   };
-  for (const system of systems)
-    results.systems[system.key] = { label: system.label, available: true };
-  if (prism.unavailable)
-    results.systems.d = { label: 'Prism 5.14.2', available: false, reason: prism.unavailable };
+  for (const system of systems) {
+    const { key, label, column, runtime, unavailable } = system;
+    results.systems[key] = { label, column, runtime, available: unavailable === undefined };
+    if (unavailable !== undefined) results.systems[key].reason = unavailable;
+  }
   return results;
 }
 
-async function main() {
+/** The runner's own process, on Node 24 (and pinned): measures and writes the results. */
+async function main(runtimes) {
   const options = parseOptions(process.argv.slice(2));
   killChildrenOnExit();
-  ensureBuilt();
   const prism = options.prism
     ? preparePrism({ install: !options.quick })
     : { unavailable: 'skipped (--no-prism)' };
-  const systems = defineSystems(prism.entry);
-  const results = newResults(options, systems, prism);
   const tmp = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+  const systems = defineSystems({
+    runtimes,
+    prism,
+    prismLogFile: join(tmp, 'prism-default.log'),
+  });
+  const results = newResults(options, systems, runtimes);
   try {
     await measureStartup(systems, options, results);
     await runSharedWorkloads(systems, options, results);
@@ -311,11 +358,33 @@ async function main() {
   }
 }
 
-if (pinning && process.env[PINNED_MARK] !== '1') {
-  rerunPinned();
+/** The process npm starts: checks the options, builds, finds the Node binaries, runs the runner. */
+function prepare() {
+  parseOptions(process.argv.slice(2));
+  ensureBuilt();
+  const node24 = resolveNode24();
+  const node20 = resolveNode20();
+  console.log(
+    `bench: servers and runner on Node ${node24.version}; ` +
+      (node20.version
+        ? `c and e also on Node ${node20.version}`
+        : `Node 20: ${node20.unavailable}`),
+  );
+  rerunOnNode24({ node24, node20 });
+}
+
+const fail = (error) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+};
+
+const handedDown = process.env[RUNTIMES_VARIABLE];
+if (handedDown === undefined) {
+  try {
+    prepare();
+  } catch (error) {
+    fail(error);
+  }
 } else {
-  main().catch((error) => {
-    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  });
+  main(JSON.parse(handedDown)).catch(fail);
 }

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
-import { adminContractPath, defaultContractPath, defaultScenariosDir } from '../dist/paths.js';
+import { adminContractPath, defaultContractPath, defaultScenariosDir } from '../dist/util/paths.js';
 import { YAML_CACHE_DIR, yamlCacheName } from '../dist/yaml/parse-yaml.js';
 
 const files = [

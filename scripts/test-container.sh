@@ -3,15 +3,16 @@
 # on a machine with no Docker engine and no container registry: root, apt and the npm registry only.
 #
 #   1. installs podman, buildah and runc from apt when missing;
-#   2. makes a local Node 20 base image (`buildah from scratch` + this machine's node binary, the npm
-#      that Node 20 bundles, /bin/sh, env, the libraries `ldd` lists, CA certificates, a `node` user)
-#      and builds the Dockerfile on it with `buildah bud --isolation chroot --pull-never`;
+#   2. makes a local Node 24 base image (`buildah from scratch` + the Node 24 binary of
+#      scripts/node24.sh, npm 11 as Node 24 images carry it, /bin/sh, env, the libraries `ldd`
+#      lists, CA certificates, a `node` user) and builds the Dockerfile on it with
+#      `buildah bud --isolation chroot --pull-never`, as the Dockerfile's node:24-slim would;
 #   3. runs the image with `podman run --network host` (listening on 127.0.0.1 only), waits for its
 #      own HEALTHCHECK, sends real requests with curl, and times `podman stop`.
 # Everything podman and buildah store lives in a temporary directory removed on exit, also on failure.
 #
-# Environment: BASE_NPM_VERSION (npm put in the local base image; default 10.8.2, what Node 20's
-# official images ship), STORAGE_DRIVER (default vfs, which works anywhere; overlay is faster where
+# Environment: BASE_NPM_VERSION (npm put in the local base image; default 11.13.0, the npm 11 that
+# writes this project's lockfile), STORAGE_DRIVER (default vfs, which works anywhere; overlay is faster where
 # the kernel allows it), KEEP_WORK=1 (keep the temporary directory for a post-mortem).
 set -euo pipefail
 
@@ -42,9 +43,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   timeout 300 apt-get update -qq
   timeout 600 apt-get install -y -qq podman buildah runc uidmap curl >/dev/null
 fi
-command -v node >/dev/null || fail "no node on PATH: the local base image is made from the host's node"
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$node_major" = 20 ] || log "warning: host node is $(node --version), the image targets Node 20"
+command -v node >/dev/null || fail "no node on PATH (npm and the checks below run on it)"
+# The image's Node: 24 LTS, as the Dockerfile's default base (node:24-slim).
+NODE24=$(bash scripts/node24.sh) || fail "no Node 24 binary (scripts/node24.sh)"
 
 # ---- 2. private container storage and configuration -----------------------------------------------
 WORK=$(mktemp -d /tmp/petstore-mock-container.XXXXXX)
@@ -126,10 +127,10 @@ t=$(date +%s%N)
 R="$WORK/rootfs"
 mkdir -p "$R"/{bin,usr/bin,usr/local/bin,usr/local/lib/node_modules/npm,etc/ssl/certs,tmp,root}
 chmod 1777 "$R/tmp"
-NODE_BIN=$(readlink -f "$(command -v node)")
+NODE_BIN=$(readlink -f "$NODE24")
 cp "$NODE_BIN" "$R/usr/local/bin/node"
-# npm as Node 20 bundles it (node:20-slim's), not the host's: the image must build with that one.
-npm_version=${BASE_NPM_VERSION:-10.8.2}
+# npm 11, as node:24-slim carries it, not the host's: the image must build with that one.
+npm_version=${BASE_NPM_VERSION:-11.13.0}
 (cd "$WORK/npm" && timeout 120 npm pack "npm@$npm_version" --silent >/dev/null 2>&1) ||
   fail "npm pack npm@$npm_version (is the npm registry reachable?)"
 tar -xzf "$WORK/npm/npm-$npm_version.tgz" -C "$R/usr/local/lib/node_modules/npm" --strip-components=1
@@ -156,13 +157,13 @@ buildah copy --quiet "$ctr" "$R/" / >/dev/null
 buildah copy --quiet --chown 1000:1000 "$ctr" "$WORK/empty" /home/node >/dev/null
 buildah config \
   --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  --env NODE_VERSION="$(node -p process.versions.node)" \
+  --env NODE_VERSION="$("$NODE24" -p process.versions.node)" \
   --env NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
   --env NPM_CONFIG_UPDATE_NOTIFIER=false \
   --cmd node "$ctr"
 buildah commit --quiet "$ctr" "$BASE_IMAGE" >/dev/null
 buildah rm "$ctr" >/dev/null
-ok "base image $BASE_IMAGE (node $(node --version), npm $npm_version) in $(secs "$t" "$(date +%s%N)") s"
+ok "base image $BASE_IMAGE (node $("$NODE24" --version), npm $npm_version) in $(secs "$t" "$(date +%s%N)") s"
 
 # ---- 4. build ------------------------------------------------------------------------------------
 # chroot isolation shares the host's network, so the Dockerfile's `npm ci` reaches the registry.

@@ -1,32 +1,39 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
-import type { Express } from 'express';
+import { createAdminApi } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
-import { createCors } from './http/cors.js';
+import { createContractValidator } from './contract/validator.js';
+import { checkAccept } from './http/accept.js';
+import { authenticate } from './http/bearer-auth.js';
+import { allowCors } from './http/cors.js';
+import { answerNotFound, handleErrors } from './http/error-handler.js';
+import { installExactJson } from './http/exact-json.js';
+import { logRequest, noSniff } from './http/request-log.js';
+import { ROUTER_OPTIONS } from './http/router-options.js';
+import { recordCoverage } from './pets/coverage-step.js';
+import { noticeDeprecation } from './pets/deprecation.js';
+import { PetCalls } from './pets/pet-call.js';
+import { answerOperation, createPetHandlers } from './pets/pet-handlers.js';
 import {
-  createErrorResponder,
-  nothingServedAt,
-  type ErrorResponder,
-} from './http/error-handler.js';
-import { queryLimitBreach } from './http/limits.js';
-import { splitTarget } from './http/request-parts.js';
-import { createRequestLog } from './http/request-log.js';
-import type { PetStatus } from './pets/pet.js';
-import { createPetApi } from './pets/pet-api.js';
+  answerHeadAsGet,
+  checkQuery,
+  findOperation,
+  parseJsonExactly,
+  requireJsonBody,
+} from './pets/request-steps.js';
+import { applyScenarios } from './pets/scenario-step.js';
+import { attachSession, recordInJournal } from './pets/session-steps.js';
+import { createProxySteps } from './proxy/forward-step.js';
+import type { Proxy } from './proxy/proxy.js';
 import type { Scenario } from './scenarios/scenario.js';
 import type { SessionRegistry } from './sessions/session-registry.js';
+import type { PetStatus } from './store/pet.js';
 
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';
 
-/**
- * Where the admin API is served: its document's server path, written here so that start-up need
- * not parse that document (a test checks they agree).
- */
+/** Where the admin API is served: its document's server path (a test checks they agree). */
 export const ADMIN_PATH = '/__admin';
-
-/** The mock as a request listener for node:http (or supertest): it never listens itself. */
-export type MockApp = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Everything the app needs, handed in: nothing is created or read from the environment here. */
 export interface AppDeps {
@@ -48,89 +55,83 @@ export interface AppDeps {
   admin?: boolean;
   /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
   validation?: 'on' | 'off';
-}
-
-/** True when `path` is `base` or below it. */
-function isUnder(path: string, base: string): boolean {
-  return path === base || path.startsWith(`${base}/`);
+  /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
+  proxy?: Proxy | undefined;
 }
 
 /**
- * The admin app, imported and built on the first admin call (Express and its validator). If
- * that fails (say its document cannot be read), the call is answered 500 and the next retries.
+ * Builds the mock as one Express app, without listening: mount it, or hand it to
+ * http.createServer or supertest. The lists below are the order of the checks, each a named
+ * step (test/integration/order-of-checks.test.ts pins it).
  */
-function createLazyAdmin(deps: AppDeps, respond: ErrorResponder): MockApp {
-  let admin: Promise<Express> | undefined;
-  return (req, res) => {
-    admin ??= import('./admin/admin-app.js').then(({ createAdminApp }) =>
-      createAdminApp({
-        adminContract: deps.adminContract,
-        adminPath: ADMIN_PATH,
-        sessions: deps.sessions,
-        scenarios: deps.scenarios,
+export function createApp(deps: AppDeps): Express {
+  const { contract, logger, sessions, scenarios } = deps;
+  const calls = new PetCalls(contract.operations);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Paths match as the contracts write them: /V1/PETS is no operation.
+  app.set('case sensitive routing', true);
+  const sendJson = installExactJson(app);
+  const proxy = deps.proxy && createProxySteps(deps.proxy, calls, sendJson, logger);
+
+  app.use(
+    logRequest(logger, (req) => calls.find(req)?.match?.operation?.operationId),
+    noSniff,
+    // Preflights end here, before any credential is asked for.
+    allowCors(deps.corsOrigins ?? []),
+  );
+  if (deps.admin !== false) {
+    app.use(
+      ADMIN_PATH,
+      createAdminApi({
+        document: deps.adminContract.document,
         adminToken: deps.adminToken,
-        respond,
         bodyLimit: BODY_LIMIT,
+        sessions,
+        scenarios,
+        operations: contract.operations.operations,
       }),
     );
-    admin
-      .then(
-        (app) => {
-          app(req, res);
-        },
-        (error: unknown) => {
-          admin = undefined;
-          respond(error, req, res);
-        },
-      )
-      .catch(() => {
-        req.socket.destroy();
-      });
-  };
-}
-
-/**
- * Builds the mock without listening. Every request gets an id and a log line, `nosniff` and the
- * query bound, then CORS (preflights end there); then the pet API, the admin API or a JSON 404.
- */
-export function createApp(deps: AppDeps): MockApp {
-  const { contract, logger } = deps;
-  const { basePath } = contract.operations;
-  const respond = createErrorResponder(logger, BODY_LIMIT);
-  const log = createRequestLog(logger);
-  const cors = createCors(deps.corsOrigins ?? []);
-  const petApi = createPetApi({
-    checksOf: contract.checksOf,
-    basePath,
-    sessions: deps.sessions,
-    scenarios: deps.scenarios,
-    logger,
-    respond,
-    bodyLimit: BODY_LIMIT,
-    apiKeys: deps.apiKeys ?? [],
-    defaultStatus: deps.defaultStatus,
-    validation: deps.validation ?? 'on',
-  });
-  const admin = deps.admin === false ? undefined : createLazyAdmin(deps, respond);
-
-  return (req, res) => {
-    const { path, search } = splitTarget(req.url);
-    // The control plane first: it stays reachable whatever the contract's base path.
-    const toAdmin = admin !== undefined && isUnder(path, ADMIN_PATH);
-    const toPets = !toAdmin && isUnder(path, basePath);
-    // Found once, for the pet API and the log line.
-    const match = toPets ? contract.operations.match(req.method ?? '', path) : undefined;
-    log(req, res, path, match?.operation?.operationId);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    const breach = queryLimitBreach(search);
-    if (breach) {
-      respond(breach, req, res);
-      return;
-    }
-    cors(req, res, () => {
-      if (admin && toAdmin) admin(req, res);
-      else if (toPets) petApi(req, res, match, path, search);
-      else respond(nothingServedAt(path), req, res);
-    });
-  };
+  }
+  app.use(
+    contract.operations.basePath,
+    Router(ROUTER_OPTIONS).use(
+      noticeDeprecation(logger, calls),
+      recordInJournal(sessions, calls),
+      recordCoverage(sessions, calls),
+      authenticate(deps.apiKeys ?? []),
+      attachSession(sessions, calls),
+      findOperation(calls),
+      // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
+      express.text({ type: 'application/json', limit: BODY_LIMIT }),
+      parseJsonExactly(calls),
+      requireJsonBody(calls),
+      checkQuery(calls),
+      checkAccept,
+      answerHeadAsGet,
+      ...(deps.validation === 'off'
+        ? []
+        : createContractValidator(contract.document, {
+            onAnswerBreach: proxy?.judgeRelayedAnswer,
+          })),
+      applyScenarios(scenarios, calls, sendJson),
+      proxy
+        ? proxy.forwardToUpstream
+        : answerOperation(
+            createPetHandlers({ defaultStatus: deps.defaultStatus }),
+            calls,
+            sendJson,
+          ),
+    ),
+  );
+  app.use(answerNotFound);
+  app.use(
+    handleErrors(logger, BODY_LIMIT, (req, refusal) => {
+      // Refusals of a request that reached its session are journaled with their reasons.
+      const call = calls.find(req);
+      if (call?.session && refusal.status < 500) call.validationErrors = refusal.details;
+    }),
+  );
+  return app;
 }

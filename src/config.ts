@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
+import { coverageFormatOfFile, type CoverageFormat } from './coverage/coverage-formats.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections/limits.js';
 import type { LogLevel } from './logger.js';
-import { errorMessage } from './error-message.js';
-import { defaultFixturesPath, defaultScenariosDir } from './paths.js';
-import { OPTION_NAMES, OPTIONS, type OptionName } from './options.js';
-import { PET_STATUSES, isPetStatus, type PetStatus } from './pets/pet.js';
+import { errorMessage } from './util/error-message.js';
+import { defaultFixturesPath, defaultScenariosDir } from './util/paths.js';
+import { OPTION_NAMES, OPTIONS, type OptionDoc, type OptionName } from './options.js';
+import type { ProxySettings } from './proxy/proxy.js';
+import { PET_STATUSES, isPetStatus, type PetStatus } from './store/pet.js';
 
 /** The mock's settings: built once from defaults, environment and flags; never changed. */
 export interface Config {
@@ -24,6 +27,12 @@ export interface Config {
   readonly adminToken: string | undefined;
   /** False with --no-admin: no /__admin at all. */
   readonly admin: boolean;
+  /** Where to write the coverage report at shutdown, in the format its extension names. */
+  readonly coverageReport: { readonly path: string; readonly format: CoverageFormat } | undefined;
+  /** Proxy mode, with --proxy-target. */
+  readonly proxy: ProxySettings | undefined;
+  /** Connections, pipelining and timeouts: what no client may exceed. */
+  readonly connections: ConnectionLimits;
 }
 
 /** A setting that cannot be used; its message is one line naming the flag or variable. */
@@ -44,11 +53,42 @@ const DEFAULT_COUNT = 100;
 const DEFAULT_MAX_SESSIONS = 100;
 const DEFAULT_JOURNAL_SIZE = 1000;
 const MAX_COUNT = 1_000_000;
+const DEFAULT_PROXY_TIMEOUT_MS = 10_000;
+const MAX_PROXY_TIMEOUT_MS = 600_000;
 
 /** What the command line asks for: run the mock, or print help or the version. */
 export type Command = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
 
 type Raw = Partial<Record<OptionName, string>>;
+
+const SHORT_FLAGS = new Set(['-h', '-v']);
+
+/**
+ * `--count -1`: parseArgs calls a value that starts with a dash ambiguous, and its message hides
+ * the real problem. As with getopt, a single-dash word after one of our options is its value
+ * (`-h` and `-v` stay flags), so the value gets the same check and message as `--count=-1`.
+ */
+function attachDashValues(argv: readonly string[]): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    const takesValue = OPTION_NAMES.some((name) => arg === `--${name}`);
+    if (takesValue && next !== undefined && /^-[^-]/.test(next) && !SHORT_FLAGS.has(next)) {
+      args.push(`${arg}=${next}`);
+      i += 1;
+    } else {
+      args.push(arg);
+    }
+  }
+  return args;
+}
+
+/** A setting as given, and where: `--flag` or the variable's name, for error messages. */
+interface Given {
+  readonly value: string;
+  readonly label: string;
+}
 
 function readFlags(argv: readonly string[]): {
   raw: Raw;
@@ -57,11 +97,14 @@ function readFlags(argv: readonly string[]): {
   noAdmin: boolean;
 } {
   const options = Object.fromEntries(
-    OPTION_NAMES.map((name) => [name, { type: 'string' } as const]),
+    OPTION_NAMES.map((name) => {
+      const doc: OptionDoc = OPTIONS[name];
+      return [name, { type: doc.switch ? ('boolean' as const) : ('string' as const) }];
+    }),
   );
   try {
     const { values } = parseArgs({
-      args: [...argv],
+      args: attachDashValues(argv),
       options: {
         ...options,
         help: { type: 'boolean', short: 'h' },
@@ -76,6 +119,8 @@ function readFlags(argv: readonly string[]): {
     for (const name of OPTION_NAMES) {
       const value = given[name];
       if (typeof value === 'string') raw[name] = value;
+      // A switch given on the command line reads as its variable set to 1.
+      if (value === true) raw[name] = '1';
     }
     return {
       raw,
@@ -89,11 +134,7 @@ function readFlags(argv: readonly string[]): {
 }
 
 /** Resolves each setting: the flag wins over the environment variable. */
-function sourceOf(
-  name: OptionName,
-  flags: Raw,
-  env: NodeJS.ProcessEnv,
-): { value: string; label: string } | undefined {
+function sourceOf(name: OptionName, flags: Raw, env: NodeJS.ProcessEnv): Given | undefined {
   const flag = flags[name];
   if (flag !== undefined) return { value: flag, label: `--${name}` };
   const fromEnv = env[OPTIONS[name].env];
@@ -132,12 +173,151 @@ function origins(label: string, value: string): string[] {
   return items;
 }
 
+/**
+ * A setting that guards access, read so that it never fails open: unlike other settings, an empty
+ * environment variable counts as given, and a value with nothing in it stops the start.
+ */
+function guardOf(
+  name: 'admin-token' | 'api-keys',
+  flags: Raw,
+  env: NodeJS.ProcessEnv,
+): Given | undefined {
+  const flag = flags[name];
+  if (flag !== undefined) return { value: flag, label: `--${name}` };
+  const fromEnv = env[OPTIONS[name].env];
+  return fromEnv === undefined ? undefined : { value: fromEnv, label: OPTIONS[name].env };
+}
+
+/** The admin token; empty would lock admin for good (flag) or leave it open (variable). */
+function adminTokenOf(given: Given | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  const token = given.value.trim();
+  if (token === '') {
+    throw new ConfigError(
+      `${given.label}: the admin token is empty; give a token, or leave it unset for an open admin API`,
+    );
+  }
+  return token;
+}
+
+/** The accepted API keys; an empty list would accept any token. */
+function apiKeysOf(given: Given | undefined): string[] {
+  if (given === undefined) return [];
+  const keys = list(given.value);
+  if (keys.length === 0) {
+    throw new ConfigError(
+      `${given.label}: no key in "${given.value}"; give at least one, or leave it unset to accept any token`,
+    );
+  }
+  return keys;
+}
+
+/** Timeouts shorter than this would refuse ordinary clients; longer than an hour protect nothing. */
+const MIN_TIMEOUT_MS = 100;
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/** The connection budgets and timeouts; the headers are part of the request, so come within it. */
+function connectionLimitsOf(get: (name: OptionName) => Given | undefined): ConnectionLimits {
+  const read = (name: OptionName, min: number, max: number, fallback: number): number => {
+    const given = get(name);
+    return given ? integer(given.label, given.value, min, max) : fallback;
+  };
+  const defaults = DEFAULT_CONNECTION_LIMITS;
+  const timeout = (name: OptionName, fallback: number) =>
+    read(name, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, fallback);
+  const limits: ConnectionLimits = {
+    maxConnections: read('max-connections', 1, 1_000_000, defaults.maxConnections),
+    maxQueuedBytes: read('max-queued-bytes', 1024, 2 ** 30, defaults.maxQueuedBytes),
+    maxQueuedTotal: read('max-queued-total', 1024 * 1024, 2 ** 40, defaults.maxQueuedTotal),
+    maxPipelined: read('max-pipelined', 1, 100_000, defaults.maxPipelined),
+    headersTimeoutMs: timeout('headers-timeout', defaults.headersTimeoutMs),
+    requestTimeoutMs: timeout('request-timeout', defaults.requestTimeoutMs),
+    keepAliveTimeoutMs: timeout('keep-alive-timeout', defaults.keepAliveTimeoutMs),
+    writeTimeoutMs: timeout('write-timeout', defaults.writeTimeoutMs),
+  };
+  if (limits.maxQueuedBytes > limits.maxQueuedTotal) {
+    const label = get('max-queued-bytes')?.label ?? get('max-queued-total')?.label ?? '';
+    throw new ConfigError(
+      `${label}: one connection's budget (${limits.maxQueuedBytes} bytes) exceeds that of all of them (${limits.maxQueuedTotal})`,
+    );
+  }
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    const label = get('headers-timeout')?.label ?? get('request-timeout')?.label ?? '';
+    throw new ConfigError(
+      `${label}: the headers timeout (${limits.headersTimeoutMs} ms) exceeds the request timeout (${limits.requestTimeoutMs} ms), of which it is a part`,
+    );
+  }
+  return Object.freeze(limits);
+}
+
 /** MOCK_NO_ADMIN=1 (or true) is --no-admin; another non-empty value is a mistake worth saying. */
 function adminDisabledByEnv(env: NodeJS.ProcessEnv): boolean {
   const value = env.MOCK_NO_ADMIN?.trim().toLowerCase() ?? '';
   if (value === '' || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   throw new ConfigError(`MOCK_NO_ADMIN: expected 1, true, 0 or false, got "${value}"`);
+}
+
+function reportFile(label: string, path: string): NonNullable<Config['coverageReport']> {
+  const format = coverageFormatOfFile(path);
+  if (!format) {
+    throw new ConfigError(`${label}: expected a file ending in .json, .md or .xml, got "${path}"`);
+  }
+  return Object.freeze({ path, format });
+}
+
+/** A switch's value: 1 or true is on; 0, false or empty is off; anything else is a mistake. */
+function switchOn(source: Given | undefined): boolean {
+  const value = source?.value.trim().toLowerCase() ?? '';
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new ConfigError(`${source?.label ?? ''}: expected 1, true, 0 or false, got "${value}"`);
+}
+
+/** The real service's base address: an absolute http: or https: URL, without trailing slash. */
+function proxyTarget(label: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`${label}: "${value}" is not a URL like https://staging.example.com/v1`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${label}: only http: and https: targets, not ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${label}: no credentials in the URL; clients send their own`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigError(`${label}: a base address has no query or fragment`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Proxy mode's settings; its other options without --proxy-target are a mistake worth saying. */
+function proxySettings(get: (name: OptionName) => Given | undefined): ProxySettings | undefined {
+  const target = get('proxy-target');
+  const timeout = get('proxy-timeout');
+  const record = get('record');
+  const strict = get('proxy-strict');
+  const insecure = get('proxy-insecure');
+  if (!target) {
+    const on = (source: Given | undefined): Given | undefined =>
+      switchOn(source) ? source : undefined;
+    const orphan = [timeout, record, on(strict), on(insecure)].find((s) => s !== undefined);
+    if (orphan) throw new ConfigError(`${orphan.label} needs --proxy-target`);
+    return undefined;
+  }
+  if (record?.value.trim() === '') throw new ConfigError(`${record.label}: expected a file`);
+  return Object.freeze({
+    target: proxyTarget(target.label, target.value),
+    timeoutMs: timeout
+      ? integer(timeout.label, timeout.value, 1, MAX_PROXY_TIMEOUT_MS)
+      : DEFAULT_PROXY_TIMEOUT_MS,
+    strict: switchOn(strict),
+    insecure: switchOn(insecure),
+    recordPath: record?.value,
+  });
 }
 
 /** Builds the read-only Config from the command line and the environment. */
@@ -175,13 +355,14 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
 
   const generated = seed !== undefined || count !== undefined;
   const corsOrigin = get('cors-origin');
-  const apiKeys = get('api-keys');
+  const apiKeys = apiKeysOf(guardOf('api-keys', raw, env));
   const db = get('db');
   const scenario = get('scenario');
   const scenariosDir = get('scenarios-dir');
   const maxSessions = get('max-sessions');
   const journalSize = get('journal-size');
-  const adminToken = get('admin-token');
+  const adminToken = adminTokenOf(guardOf('admin-token', raw, env));
+  const coverageReport = get('coverage-report');
   const config: Config = {
     port: port ? integer(port.label, port.value, 0, 65535) : 4010,
     host: host?.value.trim() ?? '127.0.0.1',
@@ -193,7 +374,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
         : DEFAULT_COUNT
       : undefined,
     fixturesPath: fixtures?.value ?? defaultFixturesPath,
-    apiKeys: apiKeys ? list(apiKeys.value) : [],
+    apiKeys,
     defaultStatus:
       defaultStatus && isPetStatus(defaultStatus.value) ? defaultStatus.value : undefined,
     logLevel: level ?? 'info',
@@ -206,8 +387,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
     journalSize: journalSize
       ? integer(journalSize.label, journalSize.value, 0, 100_000)
       : DEFAULT_JOURNAL_SIZE,
-    adminToken: adminToken?.value,
+    adminToken,
     admin: !(noAdmin || adminDisabledByEnv(env)),
+    coverageReport: coverageReport && reportFile(coverageReport.label, coverageReport.value),
+    proxy: proxySettings(get),
+    connections: connectionLimitsOf(get),
   };
   return { kind: 'run', config: Object.freeze(config) };
 }

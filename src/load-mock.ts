@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { loadContract, loadContractOnDemand } from './contract/load-contract.js';
-import { errorMessage } from './error-message.js';
-import { adminContractPath, defaultContractPath } from './paths.js';
+import { loadContract } from './contract/load-contract.js';
+import { createProxy } from './proxy/proxy.js';
+import { errorMessage } from './util/error-message.js';
+import { adminContractPath, defaultContractPath } from './util/paths.js';
 import { loadScenarios } from './scenarios/load-scenarios.js';
 import { scenarioNamed } from './scenarios/scenario.js';
 import { createSession, createSessionFactory } from './sessions/create-session.js';
@@ -20,15 +21,14 @@ export class StartError extends Error {
 const DEFAULT_SEED = 1;
 
 /**
- * Reads everything the app needs from the config: the pet API's contract (the admin API's is read
- * on first use), the scenarios (checked against the contract), the initial data (checked too) and
- * the default session's store.
+ * Reads everything the app needs from the config: the contracts of the pet and admin APIs, the
+ * scenarios (checked against the contract), the initial data (checked too), the default
+ * session's store, and proxy mode's client of the real service and recording.
  */
 export async function loadMock(config: Config, logger: Logger): Promise<AppDeps> {
   try {
     const contract = loadContract(defaultContractPath);
-    // Parsed on the first admin call (or never): the pet API's first answer does not wait for it.
-    const adminContract = loadContractOnDemand(adminContractPath);
+    const adminContract = loadContract(adminContractPath);
     const scenarios = loadScenarios(config.scenariosDir, contract);
     const startupScenario =
       config.scenario === undefined ? undefined : scenarioNamed(scenarios, config.scenario);
@@ -45,6 +45,15 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       journalSize: config.journalSize,
       startupScenario,
     };
+    // Before the store, which holds the --db file's lock: a target or record file that cannot
+    // be used stops the start with nothing to undo.
+    const proxy =
+      config.proxy &&
+      (await createProxy(config.proxy, {
+        basePath: contract.operations.basePath,
+        checkPet,
+        logger,
+      }));
     const store = await openPetStore({ initial, dbPath: config.dbPath, checkPet });
     const sessions = new SessionRegistry(
       createSession(undefined, store, sessionOptions),
@@ -62,6 +71,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       defaultStatus: config.defaultStatus,
       adminToken: config.adminToken,
       admin: config.admin,
+      proxy,
     };
   } catch (error) {
     throw error instanceof StartError ? error : new StartError(errorMessage(error));

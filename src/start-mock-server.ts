@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
+import { ADMIN_PATH } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { formatCoverage, type CoverageFormat } from './coverage/coverage-formats.js';
+import { reportCoverage, type CoverageReport } from './coverage/coverage-report.js';
 import { createLogger, type LogLevel } from './logger.js';
-import type { PetStatus } from './pets/pet.js';
+import type { PetStatus } from './store/pet.js';
 import { scenarioNamed } from './scenarios/scenario.js';
 import { startServer } from './server.js';
 import type { JournalEntry } from './sessions/journal.js';
@@ -16,6 +19,7 @@ export interface MockServerOptions {
   seed?: number;
   count?: number;
   fixtures?: string;
+  /** Only these bearer tokens; an empty list is refused (it would accept any): leave it out. */
   apiKeys?: readonly string[];
   defaultStatus?: PetStatus;
   /** Default `silent`. */
@@ -25,7 +29,34 @@ export interface MockServerOptions {
   scenariosDir?: string;
   maxSessions?: number;
   journalSize?: number;
+  /** Every admin call must carry it; an empty token is refused (leave it out for open admin). */
   adminToken?: string;
+  /** Write the whole suite's coverage report here on close (.json, .md or .xml). */
+  coverageReport?: string;
+  /** Proxy mode: the real service's base address, e.g. `https://staging.example.com/v1`. */
+  proxyTarget?: string;
+  proxyStrict?: boolean;
+  /** Milliseconds; default 10000. */
+  proxyTimeout?: number;
+  proxyInsecure?: boolean;
+  /** A fixtures file to keep the pets of the real service's valid answers in. */
+  record?: string;
+  /** Open connections at once (default 1000). */
+  maxConnections?: number;
+  /** Answer bytes one connection may leave untaken before its next requests wait (1 MiB). */
+  maxQueuedBytes?: number;
+  /** Answer bytes all connections may leave untaken (64 MiB). */
+  maxQueuedTotal?: number;
+  /** Requests one connection may send ahead of its answers (100). */
+  maxPipelined?: number;
+  /** Milliseconds to send the request line and headers (10000). */
+  headersTimeout?: number;
+  /** Milliseconds to send the whole request (30000). */
+  requestTimeout?: number;
+  /** Milliseconds an idle keep-alive connection is kept (5000). */
+  keepAliveTimeout?: number;
+  /** Milliseconds a client may take none of its answers before its connection is closed (30000). */
+  writeTimeout?: number;
   /** A logger of your own instead of one built from logLevel. */
   logger?: Logger;
 }
@@ -36,6 +67,8 @@ export interface MockServer {
   readonly url: string;
   /** The server's origin, e.g. `http://127.0.0.1:54321` (the admin API is under /__admin). */
   readonly origin: string;
+  /** The admin API's base URL, e.g. `http://127.0.0.1:54321/__admin`. */
+  readonly adminUrl: string;
   readonly port: number;
   /** Initial data, start-up scenario and empty journal again (one session, or the default). */
   reset(session?: string): Promise<void>;
@@ -44,7 +77,13 @@ export interface MockServer {
   clearScenario(session?: string): void;
   /** The journal, newest first. */
   requests(options?: { limit?: number; session?: string }): JournalEntry[];
-  /** Stops accepting, finishes in-flight requests, writes the store. */
+  /** What the tests exercised of the contract: the whole suite's, or one session's. */
+  coverage(options?: { session?: string }): CoverageReport;
+  /** The same, written out: `markdown`, `junit`, `text` or `json`. */
+  coverage(options: { session?: string; format: CoverageFormat }): string;
+  /** Forgets the coverage: one session's, or without one every coverage. A reset keeps it. */
+  clearCoverage(session?: string): void;
+  /** Stops accepting, finishes in-flight requests, writes the store (and coverageReport). */
   close(): Promise<void>;
 }
 
@@ -57,18 +96,32 @@ const FLAGS: Record<string, string> = {
   maxSessions: 'max-sessions',
   journalSize: 'journal-size',
   adminToken: 'admin-token',
+  coverageReport: 'coverage-report',
+  proxyTarget: 'proxy-target',
+  proxyStrict: 'proxy-strict',
+  proxyTimeout: 'proxy-timeout',
+  proxyInsecure: 'proxy-insecure',
+  maxConnections: 'max-connections',
+  maxQueuedBytes: 'max-queued-bytes',
+  maxQueuedTotal: 'max-queued-total',
+  maxPipelined: 'max-pipelined',
+  headersTimeout: 'headers-timeout',
+  requestTimeout: 'request-timeout',
+  keepAliveTimeout: 'keep-alive-timeout',
+  writeTimeout: 'write-timeout',
 };
 
 /** The options as CLI flags, so both go through the same checks in loadConfig. */
 function toArgv(options: MockServerOptions): string[] {
   const { logger, ...settings } = options; // the logger is not a flag
-  const given: Record<string, string | number | readonly string[] | undefined> = {
+  const given: Record<string, string | number | boolean | readonly string[] | undefined> = {
     port: 0,
     logLevel: 'silent',
     ...settings,
   };
   return Object.entries(given).flatMap(([key, value]) => {
-    if (value === undefined) return [];
+    if (value === undefined || value === false) return [];
+    if (value === true) return [`--${FLAGS[key] ?? key}`]; // a switch
     const text = typeof value === 'object' ? value.join(',') : String(value);
     return [`--${FLAGS[key] ?? key}`, text];
   });
@@ -86,9 +139,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = await startServer(config, logger);
   const { sessions, scenarios } = server.deps;
   const sessionOf = (id: string | undefined): Session => sessions.get(id);
+  function coverage(options?: { session?: string }): CoverageReport;
+  function coverage(options: { session?: string; format: CoverageFormat }): string;
+  function coverage(
+    options: { session?: string; format?: CoverageFormat } = {},
+  ): CoverageReport | string {
+    const operations = server.deps.contract.operations.operations;
+    const report = reportCoverage(operations, sessions.coverageOf(options.session));
+    return options.format === undefined ? report : formatCoverage(report, options.format);
+  }
   return {
     url: server.apiUrl,
     origin: server.url,
+    adminUrl: `${server.url}${ADMIN_PATH}`,
     port: server.port,
     reset: (session) => resetSession(sessionOf(session)),
     useScenario: (name, { times, session } = {}) => {
@@ -98,6 +161,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       sessionOf(session).scenarios.deactivate();
     },
     requests: ({ limit = 50, session } = {}) => sessionOf(session).journal.list(limit),
+    coverage,
+    clearCoverage: (session) => {
+      sessions.clearCoverage(session);
+    },
     close: () => server.close(),
   };
 }

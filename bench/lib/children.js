@@ -1,7 +1,7 @@
 /** Server processes: spawned pinned to the server core, tracked, and always killed at the end. */
 import { spawn, spawnSync } from 'node:child_process';
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,24 +31,45 @@ function cleanEnv() {
   return env;
 }
 
+/** The last `OUTPUT_TAIL` characters of a file; '' when it cannot be read. */
+function fileTail(path) {
+  try {
+    return readFileSync(path, 'utf8').slice(-OUTPUT_TAIL);
+  } catch {
+    return '';
+  }
+}
+
 /**
- * Spawns `node <args>` on the server core. taskset execs node, so the pid is node's own (its
- * /proc status is the server's RSS). The output's tail is kept for error messages.
+ * Spawns `<node> <args>` on the server core (node: this process's own binary unless given). taskset
+ * execs node, so the pid is node's own (its /proc files are the server's). The output's tail is
+ * kept for error messages. With `logFile`, stdout and stderr go to that file instead of a pipe:
+ * a server that logs every request then never waits on the runner, busy with autocannon, to drain
+ * a pipe; `output` reads the file's tail.
  */
-export function spawnNodeServer(args) {
-  const command = pinning ? 'taskset' : process.execPath;
-  const argv = pinning ? ['-c', String(SERVER_CORE), process.execPath, ...args] : args;
+export function spawnNodeServer(args, { node = process.execPath, logFile } = {}) {
+  const command = pinning ? 'taskset' : node;
+  const argv = pinning ? ['-c', String(SERVER_CORE), node, ...args] : args;
+  const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
   const child = spawn(command, argv, {
     cwd: projectRoot,
     env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
   });
-  const state = { child, output: '', exited: false };
-  const keep = (chunk) => {
-    state.output = (state.output + String(chunk)).slice(-OUTPUT_TAIL);
+  if (logFd !== undefined) closeSync(logFd);
+  let output = '';
+  const state = {
+    child,
+    exited: false,
+    get output() {
+      return logFile === undefined ? output : fileTail(logFile);
+    },
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const keep = (chunk) => {
+    output = (output + String(chunk)).slice(-OUTPUT_TAIL);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   live.add(child);
   child.once('exit', () => {
     state.exited = true;
@@ -109,4 +130,28 @@ function procStatusField(pid, field) {
 export function rssMiB(pid) {
   const match = /^(\d+)\s+kB$/.exec(procStatusField(pid, 'VmRSS') ?? '');
   return match ? Number(match[1]) / 1024 : null;
+}
+
+/** Clock ticks per second, the unit of /proc/<pid>/stat's CPU times (getconf; 100 on Linux). */
+const CLOCK_TICKS = (() => {
+  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
+  return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
+})();
+
+/**
+ * CPU time a process has used so far (user + system) in ms, from /proc/<pid>/stat, to the clock
+ * tick (10 ms); null where /proc is not available. Unlike wall time, it barely depends on what
+ * else the machine is doing.
+ */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: state is the
+    // 3rd field of the line, utime the 14th, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : null;
+  } catch {
+    return null;
+  }
 }

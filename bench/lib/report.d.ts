@@ -1,4 +1,4 @@
-/** Types of report.js, for the tests that check how the bench judges issue 5's targets. */
+/** Types of report.js, for the tests that check how the bench judges issue 10's targets. */
 
 export interface Measurement {
   rps: number;
@@ -7,11 +7,13 @@ export interface Measurement {
   /** Requests answered with a non-success status or failing. */
   bad: number;
   requests: number;
+  statusCounts?: Record<string, number>;
 }
 
+/** What evaluateTargets reads: measurements by workload id, then by system key (a–f, c20, e20). */
 export interface BenchResults {
   measurements: Record<string, Record<string, Measurement | undefined> | undefined>;
-  startup: Record<string, { medianMs: number } | undefined>;
+  startup: Record<string, { medianMs: number; cpuMedianMs?: number | null } | undefined>;
   rss: Record<string, { idleMiB?: number; afterLoadMiB?: number } | undefined>;
 }
 
@@ -23,5 +25,28 @@ export interface JudgedTarget {
   result: string;
 }
 
+export interface SystemEntry {
+  label: string;
+  column: string;
+  runtime?: string;
+  available: boolean;
+  reason?: string;
+}
+
+/** A whole run, as bench/run.js writes it to latest.json. */
+export interface BenchRun extends BenchResults {
+  date: string;
+  quick: boolean;
+  runtimes: { runner: string; node24: string; node20: string | null };
+  cpu: string;
+  pinning: boolean;
+  cores: { runner: string | null; servers: Record<string, string | null> };
+  loadAverageAtStart: number[];
+  settings: { seconds: number; warmupSeconds: number; startupRuns: number };
+  systems: Record<string, SystemEntry>;
+  workloads: { id: string; label: string; connections: number }[];
+  targets: JudgedTarget[];
+}
+
 export function evaluateTargets(results: BenchResults): JudgedTarget[];
-export function renderMarkdown(results: BenchResults): string;
+export function renderMarkdown(results: BenchRun): string;

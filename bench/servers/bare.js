@@ -1,7 +1,8 @@
 /**
- * System (a), the limit: bare node:http answering every route with a pre-serialized body. GETs get
- * the first 20 fixture pets (200); POSTs, whose body is drained, get one pet (201), so creates count
- * as successes. Usage: node bench/servers/bare.js [--port N]; prints `PORT <n>`.
+ * System (a), the machine's ceiling: bare node:http answering every route with a pre-serialized
+ * body. GET /v1/pets/<id> gets fixture pet 1, other GETs the first 20 fixture pets (200); POSTs,
+ * whose body is drained, get one pet (201), so creates count as successes.
+ * Usage: node bench/servers/bare.js [--port N]; prints `PORT <n>`.
  */
 import console from 'node:console';
 import { Buffer } from 'node:buffer';
@@ -12,6 +13,7 @@ import { URL } from 'node:url';
 
 const pets = JSON.parse(readFileSync(new URL('../../fixtures/pets.json', import.meta.url), 'utf8'));
 const LIST = Buffer.from(JSON.stringify(pets.slice(0, 20)));
+const PET = Buffer.from(JSON.stringify(pets.find((pet) => pet.id === 1)));
 const CREATED = Buffer.from(JSON.stringify({ id: 1000, name: 'Bench', categoryId: 1 }));
 
 function portArgument(argv) {
@@ -31,7 +33,7 @@ const server = createServer((req, res) => {
       send(res, 201, CREATED);
     });
   } else {
-    send(res, 200, LIST);
+    send(res, 200, req.url?.startsWith('/v1/pets/') ? PET : LIST);
   }
 });
 

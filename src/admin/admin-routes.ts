@@ -1,14 +1,35 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
+import type { Operation } from '../contract/operation-index.js';
+import type { OpenApiDocument } from '../contract/openapi-document.js';
+import { createLazyContractValidator } from '../contract/validator.js';
+import {
+  COVERAGE_CONTENT_TYPES,
+  formatCoverage,
+  isCoverageFormat,
+} from '../coverage/coverage-formats.js';
+import { reportCoverage } from '../coverage/coverage-report.js';
+import { authenticateAdmin } from '../http/bearer-auth.js';
+import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
-import { isRecord } from '../contract/openapi-document.js';
 import { scenarioNamed, type Scenario } from '../scenarios/scenario.js';
 import { resetSession, type Session } from '../sessions/session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
-import { sessionIdOf } from '../sessions/session-layer.js';
+import { isRecord } from '../util/is-record.js';
 
 export interface AdminDeps {
   sessions: SessionRegistry;
   scenarios: ReadonlyMap<string, Scenario>;
+  /** The pet API's operations, for coverage reports. */
+  operations: readonly Operation[];
+}
+
+export interface AdminApiDeps extends AdminDeps {
+  /** The admin API's own document (admin-openapi.yaml). */
+  document: OpenApiDocument;
+  /** When set, every admin call needs it as its bearer token. */
+  adminToken: string | undefined;
+  /** Largest request body accepted, in body-parser's notation. */
+  bodyLimit: string;
 }
 
 const DEFAULT_JOURNAL_LIMIT = 50;
@@ -25,10 +46,23 @@ function operationsOf(scenario: Scenario): string[] {
 }
 
 /**
+ * The control plane, for mounting at /__admin: its own token (checked first), its own document
+ * (requests and answers validated by express-openapi-validator), its own route table.
+ */
+export function createAdminApi(deps: AdminApiDeps): Router {
+  return Router(ROUTER_OPTIONS).use(
+    authenticateAdmin(deps.adminToken),
+    express.json({ limit: deps.bodyLimit }),
+    createLazyContractValidator(deps.document),
+    createAdminRoutes(deps),
+  );
+}
+
+/**
  * The control plane under /__admin as one route table: each entry a small task over the session
  * the call names (X-Mock-Session) or the default one. Bodies are validated by the admin document.
  */
-export function createAdminRoutes({ sessions, scenarios }: AdminDeps): Router {
+export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps): Router {
   const routes: [
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
@@ -89,11 +123,35 @@ export function createAdminRoutes({ sessions, scenarios }: AdminDeps): Router {
       'get',
       '/requests',
       (req, res) => {
+        // The validator has made `limit` a number within the document's bounds.
         const limit = Number(req.query.limit ?? DEFAULT_JOURNAL_LIMIT);
         const requests = sessionOf(req, sessions).journal.list(
           Number.isInteger(limit) ? limit : DEFAULT_JOURNAL_LIMIT,
         );
         res.json({ requests });
+      },
+    ],
+    [
+      'get',
+      '/coverage',
+      (req, res) => {
+        // Without X-Mock-Session, the whole suite's: every session together.
+        const report = reportCoverage(operations, sessions.coverageOf(sessionIdOf(req)));
+        // The validator has checked `format` against the document's list.
+        const format = isCoverageFormat(req.query.format) ? req.query.format : 'json';
+        if (format === 'json') {
+          res.json(report);
+          return;
+        }
+        res.type(COVERAGE_CONTENT_TYPES[format]).send(formatCoverage(report, format));
+      },
+    ],
+    [
+      'delete',
+      '/coverage',
+      (req, res) => {
+        sessions.clearCoverage(sessionIdOf(req));
+        res.status(204).end();
       },
     ],
   ];

@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import ajvFormats, { type FormatName } from 'ajv-formats';
-import { isRecord, type OpenApiDocument } from './openapi-document.js';
+import { isRecord } from '../util/is-record.js';
+import type { OpenApiDocument } from './openapi-document.js';
 
 /** The id under which a contract's components are registered: refs read `contract#/components/…`. */
 export const CONTRACT_ID = 'contract';

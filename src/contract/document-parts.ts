@@ -1,4 +1,5 @@
-import { isRecord, type OpenApiDocument } from './openapi-document.js';
+import { isRecord } from '../util/is-record.js';
+import type { OpenApiDocument } from './openapi-document.js';
 
 /** Follows a `#/components/<kind>/<name>` reference of the document, once; other values as is. */
 export function resolved(document: OpenApiDocument, value: unknown): unknown {

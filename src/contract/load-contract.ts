@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { errorMessage } from '../error-message.js';
+import { errorMessage } from '../util/error-message.js';
 import { parseYaml } from '../yaml/parse-yaml.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
-import { createOperationChecks, type OperationChecks } from './operation-checks.js';
 import { createOperationIndex, type Operation, type OperationIndex } from './operation-index.js';
 import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
 
-/** A loaded contract: the document, its operations, and checks for its schemas. */
+/** A loaded contract: the document, its operations, and checks of data against its schemas. */
 export interface Contract {
   readonly path: string;
   readonly document: OpenApiDocument;
   readonly operations: OperationIndex;
+  /** A check against a component schema, e.g. `Pet` (fixtures, the --db file). */
   readonly checkSchema: (name: string) => SchemaCheck;
-  /** The compiled checks of an operation's requests and answers (each compiled on first use). */
-  readonly checksOf: (op: Operation) => OperationChecks;
+  /** A check against an operation's documented answer (scenario bodies); see SchemaChecks. */
+  readonly checkAnswer: (op: Operation, status: number) => SchemaCheck | undefined;
 }
 
 /** Reads and indexes an OpenAPI document; throws a message naming the file if it is unusable. */
@@ -28,31 +28,12 @@ export function loadContract(path: string): Contract {
     throw new Error(`${path} is not an OpenAPI 3.0 document`);
   }
   const document = parsed;
+  const checks = createSchemaChecks(document);
   return {
     path,
     document,
     operations: createOperationIndex(document),
-    checkSchema: createSchemaChecks(document),
-    checksOf: createOperationChecks(document),
-  };
-}
-
-/**
- * The same contract, read and indexed on first use: for a document that start-up does not need
- * (the admin API's, ~40 ms of YAML parsing). A document that cannot be read fails then.
- */
-export function loadContractOnDemand(path: string): Contract {
-  let loaded: Contract | undefined;
-  const contract = (): Contract => (loaded ??= loadContract(path));
-  return {
-    path,
-    get document() {
-      return contract().document;
-    },
-    get operations() {
-      return contract().operations;
-    },
-    checkSchema: (name) => contract().checkSchema(name),
-    checksOf: (op) => contract().checksOf(op),
+    checkSchema: (name) => checks.component(name),
+    checkAnswer: (op, status) => checks.answer(op, status),
   };
 }

@@ -1,5 +1,6 @@
 import { jsonSchemaOf, parametersOf, resolved } from './document-parts.js';
-import { isRecord, type OpenApiDocument } from './openapi-document.js';
+import { isRecord } from '../util/is-record.js';
+import type { OpenApiDocument } from './openapi-document.js';
 
 /** One operation of a contract, as routing and scenarios need to know it. */
 export interface Operation {
@@ -11,6 +12,8 @@ export interface Operation {
   readonly pathKey: string;
   /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
   readonly statuses: readonly number[];
+  /** The names of its query parameters, e.g. `['limit', 'status']`. */
+  readonly queryParameters: readonly string[];
   /** Query parameters whose schema is an integer, e.g. `['limit']`. */
   readonly integerQueryParameters: readonly string[];
   /** Its request body: the component schema named (e.g. `NewPet`; `body` if inline), required or not. */
@@ -32,7 +35,10 @@ export interface OperationIndex {
   /** The base path of the document's first server, e.g. `/v1`. */
   readonly basePath: string;
   readonly operations: readonly Operation[];
-  /** The operation and its path parameters; HEAD is answered as GET. */
+  /**
+   * The operation and its path parameters, for a path below the base path (`/pets/1` for
+   * `/v1/pets/1`); HEAD is answered as GET.
+   */
   match(method: string, path: string): Match;
   byId(operationId: string): Operation | undefined;
 }
@@ -52,7 +58,7 @@ function parameterNamesOf(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
 }
 
-/** The base path of the document's first server, e.g. `/v1` for `{base_url}/v1`. */
+/** The base path of the document's first server, e.g. `/v1` for `{base_url}` defaulting to `https://petstore.invalid/v1`. */
 export function basePathOf(document: OpenApiDocument): string {
   const server = document.servers?.[0];
   const variables = server?.variables ?? {};
@@ -78,16 +84,19 @@ function requestBodyOf(document: OpenApiDocument, requestBody: unknown): Operati
   return { schema: bodySchemaOf(document, body) ?? 'body', required: body.required === true };
 }
 
-/** Query parameters whose schema is an integer (after references). */
-function integerQueryParametersOf(
+/** The names of an operation's query parameters, all of them or those whose schema is an integer. */
+function queryParametersOf(
   document: OpenApiDocument,
   path: string,
   method: string,
+  integersOnly: boolean,
 ): string[] {
   return parametersOf(document, path, method).flatMap((p) => {
     const schema = resolved(document, p.schema);
-    const integer = p.in === 'query' && isRecord(schema) && schema.type === 'integer';
-    return integer && typeof p.name === 'string' ? [p.name] : [];
+    const integer = isRecord(schema) && schema.type === 'integer';
+    return p.in === 'query' && (integer || !integersOnly) && typeof p.name === 'string'
+      ? [p.name]
+      : [];
   });
 }
 
@@ -103,8 +112,8 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
       const responses = isRecord(op.responses) ? Object.keys(op.responses) : [];
       const pathTemplate = `${basePath}${path}`;
       entries.push({
-        pattern: templateToRegExp(pathTemplate),
-        names: parameterNamesOf(pathTemplate),
+        pattern: templateToRegExp(path),
+        names: parameterNamesOf(path),
         operation: {
           operationId: op.operationId,
           method: method.toUpperCase(),
@@ -112,7 +121,8 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
           pathKey: path,
           statuses: responses.map(Number).filter(Number.isInteger),
           requestBody: requestBodyOf(document, op.requestBody),
-          integerQueryParameters: integerQueryParametersOf(document, path, method),
+          queryParameters: queryParametersOf(document, path, method, false),
+          integerQueryParameters: queryParametersOf(document, path, method, true),
           deprecated: op.deprecated === true,
         },
       });

@@ -1,3 +1,6 @@
+import type { RequestHandler } from 'express';
+import { notAcceptable } from './to-http-error.js';
+
 /** How specific each media range that covers application/json is. */
 const JSON_RANGES: ReadonlyMap<string, number> = new Map([
   ['application/json', 3],
@@ -32,3 +35,8 @@ export function acceptsJson(header: string | undefined): boolean {
   }
   return best !== undefined && best.quality > 0;
 }
+
+/** 406 for an Accept header that excludes JSON, before any handler or store runs. */
+export const checkAccept: RequestHandler = function checkAccept(req, _res, next) {
+  next(acceptsJson(req.headers.accept) ? undefined : notAcceptable());
+};

@@ -36,7 +36,7 @@ function bearerTokenOf(header: string | undefined, what: string): string | HttpE
 }
 
 /** Checks an Authorization header; returns the 401 to answer, or undefined when it passes. */
-export type TokenGuard = (header: string | undefined) => HttpError | undefined;
+type TokenGuard = (header: string | undefined) => HttpError | undefined;
 
 function createGuard(keys: readonly string[], what: string): TokenGuard {
   const isKnown = keys.length > 0 ? createTokenCheck(keys) : () => true;
@@ -53,15 +53,18 @@ function createGuard(keys: readonly string[], what: string): TokenGuard {
  * Bearer authentication for every pet operation, checked before anything else. With no keys
  * configured any non-empty token is accepted; otherwise only the given keys.
  */
-export function createBearerAuth(apiKeys: readonly string[]): TokenGuard {
-  return createGuard(apiKeys, 'API key');
+export function authenticate(apiKeys: readonly string[]): RequestHandler {
+  const guard = createGuard(apiKeys, 'API key');
+  return function authenticate(req, _res, next) {
+    next(guard(req.headers.authorization));
+  };
 }
 
 /** The admin API's guard: open without a token; with one, only that token (never an API key). */
-export function createAdminAuth(adminToken: string | undefined): RequestHandler {
+export function authenticateAdmin(adminToken: string | undefined): RequestHandler {
   const guard =
     adminToken === undefined ? () => undefined : createGuard([adminToken], 'admin token');
-  return (req, _res, next) => {
+  return function authenticateAdmin(req, _res, next) {
     next(guard(req.headers.authorization));
   };
 }

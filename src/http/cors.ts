@@ -1,8 +1,5 @@
 import cors from 'cors';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** CORS over node's request and response: answers preflights, else calls `next`. */
-export type CorsLayer = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+import type { RequestHandler } from 'express';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -20,7 +17,7 @@ export function isLocalOrigin(origin: string): boolean {
  * CORS for browser apps: local origins by default, `*` for any, or an exact list. Preflights are
  * answered here, before auth and validation, and allow the mock's control headers.
  */
-export function createCors(allowedOrigins: readonly string[]): CorsLayer {
+export function allowCors(allowedOrigins: readonly string[]): RequestHandler {
   const allows = (origin: string): boolean =>
     allowedOrigins.length === 0
       ? isLocalOrigin(origin)

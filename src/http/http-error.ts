@@ -1,3 +1,5 @@
+import { truncate } from '../util/quote-text.js';
+
 /** The stable, documented values of the Error body's `code` field. */
 export type ErrorCode =
   | 'unauthorized'
@@ -14,7 +16,10 @@ export type ErrorCode =
   | 'not_in_contract'
   | 'unknown_scenario'
   | 'invalid_preference'
-  | 'invalid_session';
+  | 'invalid_session'
+  // Proxy mode (--proxy-target): the real service broke the contract, or could not be reached.
+  | 'contract_violation'
+  | 'upstream_unreachable';
 
 /** The body of every error response, as the contract's Error schema defines it. */
 export interface ErrorBody {
@@ -44,15 +49,4 @@ export class HttpError extends Error {
   }
 }
 
-const MAX_ECHO = 120;
 const MAX_MESSAGE = 600;
-
-/** At most `max` characters of a text, with an ellipsis where it was cut. */
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** Quotes client input for a message without echoing an unbounded amount of it. */
-export function quoteInput(value: string): string {
-  return JSON.stringify(truncate(value, MAX_ECHO));
-}

@@ -22,3 +22,9 @@ export function hasBody(req: IncomingMessage): boolean {
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
   );
 }
+
+/** The session an X-Mock-Session header names, if any (checked by the session registry). */
+export function sessionIdOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-mock-session'];
+  return typeof header === 'string' ? header : undefined;
+}

@@ -1,6 +1,10 @@
-import { isRecord } from '../contract/openapi-document.js';
-import type { Violation } from '../contract/operation-checks.js';
-import { HttpError, quoteInput, truncate } from './http-error.js';
+import { error as validatorErrors } from 'express-openapi-validator';
+import { InvalidPreferenceError, NotInContractError } from '../scenarios/prefer.js';
+import { UnknownScenarioError } from '../scenarios/scenario.js';
+import { InvalidSessionError } from '../sessions/session-registry.js';
+import { isRecord } from '../util/is-record.js';
+import { quoteText, truncate } from '../util/quote-text.js';
+import { HttpError } from './http-error.js';
 
 /** What the error mapping needs to know of the request that failed. */
 export interface FailedRequest {
@@ -12,57 +16,44 @@ export interface FailedRequest {
   bodyLimit: string;
 }
 
-interface ValidatorError {
-  status: number;
-  message: string;
-  errors: Violation[];
-  headers: Record<string, string>;
+/** One way a request or an answer broke its contract, as express-openapi-validator reports it. */
+export interface Violation {
+  /** Where: `/query/limit`, `/body/name`, `/response/0/id`. */
+  readonly path: string;
+  readonly message: string;
+  /** Ajv's keyword as `<keyword>.openapi.validation`; absent for the validator's own checks. */
+  readonly errorCode?: string | undefined;
 }
 
 const MAX_ITEMS = 5;
-const LOCATIONS: Record<string, string> = {
+const MAX_NAME = 64;
+const LOCATIONS: Readonly<Record<string, string>> = {
   query: 'query parameter',
   params: 'path parameter',
   path: 'path parameter',
   headers: 'header',
   body: 'body field',
 };
+/** Where a violation means a parameter outside the contract (the contract documents no 400). */
+const PARAMETER_LOCATIONS: ReadonlySet<string> = new Set(['query', 'params', 'path']);
 
-/** express-openapi-validator's errors carry a status and a list of items. */
-function asValidatorError(error: unknown): ValidatorError | undefined {
-  if (!isRecord(error) || typeof error.status !== 'number' || !Array.isArray(error.errors)) {
-    return undefined;
-  }
-  const errors = error.errors.filter(isRecord).map((item) => ({
-    path: typeof item.path === 'string' ? item.path : '',
-    message: typeof item.message === 'string' ? item.message : 'is invalid',
-  }));
-  const headers: Record<string, string> = {};
-  if (isRecord(error.headers)) {
-    for (const [name, value] of Object.entries(error.headers)) {
-      if (typeof value === 'string') headers[name] = value;
-    }
-  }
-  const message = typeof error.message === 'string' ? error.message : '';
-  return { status: error.status, message, errors, headers };
-}
-
-const MAX_NAME = 64;
-
-/** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
-function describeItem({ path, message }: Violation): string {
+function locationOf(path: string): { location: string; name: string } {
   const [location = '', ...rest] = path.replace(/^\.?\/?/, '').split(/[/.]/);
   // Names come from the client (an unknown parameter's name): never echo them unbounded.
-  const name = truncate(rest.join('.'), MAX_NAME);
+  return { location, name: truncate(rest.join('.'), MAX_NAME) };
+}
+
+/** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
+function describeItem({ path, message, errorCode }: Violation): string {
+  const { location, name } = locationOf(path);
   const where = LOCATIONS[location];
-  if (where === undefined) return message;
-  if (location === 'body' && (name === '' || name === 'body')) {
-    return /required property 'body'/.test(message)
-      ? 'the request body is required'
-      : `the body ${message}`;
-  }
-  if (/^must have required property/.test(message)) return `${where} '${name}' is required`;
-  if (/^Unknown query parameter/.test(message)) return `${where} '${name}' is not in the contract`;
+  // The validator's own checks (an empty query value, say) word their whole message.
+  if (errorCode === undefined) return message;
+  // A body checked on its own (a discriminator's schema) is reported without its location.
+  if (where === undefined)
+    return path === '' ? message : `'${truncate(path, MAX_NAME)}' ${message}`;
+  if (location === 'body' && name === '') return `the body ${message}`;
+  if (errorCode === 'required.openapi.validation') return `${where} '${name}' is required`;
   return `${where} '${name}' ${message}`;
 }
 
@@ -70,7 +61,9 @@ function badRequestMessage(items: readonly Violation[], fallback: string): strin
   if (items.length === 0) return fallback;
   const described = items.slice(0, MAX_ITEMS).map(describeItem);
   const more = items.length > MAX_ITEMS ? ` (and ${items.length - MAX_ITEMS} more)` : '';
-  const outsideContract = items.some((item) => /^\/?(query|params|path)\b/.test(item.path))
+  const outsideContract = items.some((item) =>
+    PARAMETER_LOCATIONS.has(locationOf(item.path).location),
+  )
     ? ': the value is outside the contract'
     : '';
   const text = described.join('; ');
@@ -95,12 +88,39 @@ export function responseViolation(items: readonly Violation[]): HttpError {
   );
 }
 
+/** The 502 of strict proxy mode: the real service's answer broke the contract, each way named. */
+export function contractViolation(
+  operationId: string,
+  status: number,
+  violations: readonly string[],
+): HttpError {
+  const more = violations.length > MAX_ITEMS ? ` (and ${violations.length - MAX_ITEMS} more)` : '';
+  return new HttpError(
+    502,
+    'contract_violation',
+    `The real service's answer to ${operationId} (status ${status}) broke the contract: ${violations
+      .slice(0, MAX_ITEMS)
+      .join('; ')}${more}.`,
+    {},
+    violations,
+  );
+}
+
+/** The 502 for a real service that refused the connection, failed, or did not answer in time. */
+export function upstreamUnreachable(target: string, reason: string): HttpError {
+  return new HttpError(
+    502,
+    'upstream_unreachable',
+    `The real service at ${target} could not be reached: ${reason}.`,
+  );
+}
+
 /** The 404 for a path under an API's base path that no operation of its contract has. */
 export function noOperation(method: string, path: string): HttpError {
   return new HttpError(
     404,
     'not_found',
-    `No operation of the contract matches ${method} ${quoteInput(path)}.`,
+    `No operation of the contract matches ${method} ${quoteText(path)}.`,
   );
 }
 
@@ -110,7 +130,7 @@ export function methodNotAllowed(method: string, path: string, allowed: string):
   return new HttpError(
     405,
     'method_not_allowed',
-    `Method ${method} is not allowed on ${quoteInput(path)}; allowed: ${allow}.`,
+    `Method ${method} is not allowed on ${quoteText(path)}; allowed: ${allow}.`,
     { Allow: allow },
   );
 }
@@ -120,7 +140,10 @@ export function notAcceptable(): HttpError {
   return new HttpError(406, 'not_acceptable', 'The mock can only answer application/json.');
 }
 
-/** The 400 for a body that is missing or not JSON, where the operation wants one. */
+/**
+ * The 400 for a body that is missing or not JSON where the operation wants one: the status the
+ * contract documents (express-openapi-validator would say 415).
+ */
 export function unsupportedBody(
   hasBody: boolean,
   contentType: string | undefined,
@@ -132,29 +155,8 @@ export function unsupportedBody(
   return new HttpError(
     400,
     'unsupported_media_type',
-    `The body must be application/json, not ${quoteInput(contentType ?? 'none')}.`,
+    `The body must be application/json, not ${quoteText(contentType ?? 'none')}.`,
   );
-}
-
-function fromValidator(error: ValidatorError, request: FailedRequest): HttpError {
-  switch (error.status) {
-    case 400:
-      return requestViolation(error.errors, error.message);
-    case 404:
-      return noOperation(request.method, request.path);
-    case 405:
-      return methodNotAllowed(request.method, request.path, error.headers.Allow ?? '');
-    case 406:
-      return notAcceptable();
-    case 413:
-      return payloadTooLarge(request);
-    case 415:
-      return unsupportedBody(request.hasBody, request.contentType, 'body');
-    case 500:
-      return responseViolation(error.errors);
-    default:
-      return new HttpError(error.status >= 500 ? 500 : 400, 'bad_request', error.message);
-  }
 }
 
 function payloadTooLarge(request: FailedRequest): HttpError {
@@ -163,6 +165,32 @@ function payloadTooLarge(request: FailedRequest): HttpError {
     'payload_too_large',
     `The request body is larger than the limit of ${request.bodyLimit}.`,
   );
+}
+
+/** express-openapi-validator's errors, told apart by their class. */
+function fromValidator(error: Error, request: FailedRequest): HttpError | undefined {
+  const items = 'errors' in error && Array.isArray(error.errors) ? violationsOf(error.errors) : [];
+  if (error instanceof validatorErrors.BadRequest) return requestViolation(items, error.message);
+  if (error instanceof validatorErrors.NotFound) return noOperation(request.method, request.path);
+  if (error instanceof validatorErrors.MethodNotAllowed) {
+    const allow = 'headers' in error && isRecord(error.headers) ? error.headers.Allow : undefined;
+    return methodNotAllowed(request.method, request.path, typeof allow === 'string' ? allow : '');
+  }
+  if (error instanceof validatorErrors.NotAcceptable) return notAcceptable();
+  if (error instanceof validatorErrors.RequestEntityTooLarge) return payloadTooLarge(request);
+  if (error instanceof validatorErrors.UnsupportedMediaType) {
+    return unsupportedBody(request.hasBody, request.contentType, 'body');
+  }
+  if (error instanceof validatorErrors.InternalServerError) return responseViolation(items);
+  return undefined;
+}
+
+function violationsOf(items: readonly unknown[]): Violation[] {
+  return items.filter(isRecord).map((item) => ({
+    path: typeof item.path === 'string' ? item.path : '',
+    message: typeof item.message === 'string' ? item.message : 'is invalid',
+    errorCode: typeof item.errorCode === 'string' ? item.errorCode : undefined,
+  }));
 }
 
 /** body-parser's errors carry a `type` such as `entity.parse.failed`. */
@@ -184,14 +212,31 @@ function fromBodyParser(type: string, request: FailedRequest): HttpError {
   }
 }
 
+/** The refusals of the mock's control plane (scenarios, sessions), by their type. */
+function fromControlPlane(error: Error): HttpError | undefined {
+  if (error instanceof UnknownScenarioError) {
+    return new HttpError(422, 'unknown_scenario', error.message);
+  }
+  if (error instanceof NotInContractError)
+    return new HttpError(422, 'not_in_contract', error.message);
+  if (error instanceof InvalidPreferenceError) {
+    return new HttpError(422, 'invalid_preference', error.message);
+  }
+  if (error instanceof InvalidSessionError)
+    return new HttpError(422, 'invalid_session', error.message);
+  return undefined;
+}
+
 /** Turns anything thrown or passed to next() into the one HttpError the handler answers with. */
 export function toHttpError(error: unknown, request: FailedRequest): HttpError {
   if (error instanceof HttpError) return error;
   if (isRecord(error) && typeof error.type === 'string' && typeof error.status === 'number') {
     return fromBodyParser(error.type, request);
   }
-  const validatorError = asValidatorError(error);
-  if (validatorError) return fromValidator(validatorError, request);
+  if (error instanceof Error) {
+    const known = fromControlPlane(error) ?? fromValidator(error, request);
+    if (known) return known;
+  }
   if (error instanceof URIError) {
     return new HttpError(400, 'bad_request', 'The request path is not valid percent-encoding.');
   }

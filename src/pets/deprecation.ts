@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { Operation } from '../contract/operation-index.js';
+import type { PetCalls } from './pet-call.js';
 
 /**
  * RFC 9745 wants the date the operation was deprecated; the interface gives none, only that
@@ -12,28 +12,35 @@ export const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 
 const MAX_CLIENTS_REMEMBERED = 1000;
 
-/** Marks an answer of a deprecated operation; called before anything can refuse the request. */
-export type DeprecationNotice = (req: IncomingMessage, res: ServerResponse, op: Operation) => void;
-
 /**
  * Marks every response of an operation the contract marks deprecated (getPet; its 401s and 404s
- * included) with Deprecation, Sunset and a Link to its replacement, and logs a warning once per
- * client.
+ * included, so this comes before anything can refuse the request) with Deprecation, Sunset and a
+ * Link to its replacement, and logs a warning once per client.
  */
-export function createDeprecationNotice(logger: Logger, basePath: string): DeprecationNotice {
-  const link = `<${basePath}/pets>; rel="successor-version"; title="GET /pets with a status filter"`;
+export function noticeDeprecation(logger: Logger, calls: PetCalls): RequestHandler {
   const warned = new Set<string>();
-  return (req, res, op) => {
+  return function noticeDeprecation(req, res, next) {
+    const op = calls.of(req).match?.operation;
+    if (!op?.deprecated) {
+      next();
+      return;
+    }
     res.setHeader('Deprecation', DEPRECATION);
     res.setHeader('Sunset', SUNSET);
-    res.setHeader('Link', link);
-    const client = `${req.socket.remoteAddress ?? ''} ${req.headers['user-agent'] ?? ''}`;
-    if (warned.has(client)) return;
-    if (warned.size >= MAX_CLIENTS_REMEMBERED) warned.clear();
-    warned.add(client);
-    logger.warn(
-      { operationId: op.operationId, client, sunset: SUNSET },
-      'getPet is deprecated and will be removed on 2030-12-05: use GET /pets with a status filter',
+    // The replacement, under the base path this API is served at.
+    res.setHeader(
+      'Link',
+      `<${req.baseUrl}/pets>; rel="successor-version"; title="GET /pets with a status filter"`,
     );
+    const client = `${req.socket.remoteAddress ?? ''} ${req.headers['user-agent'] ?? ''}`;
+    if (!warned.has(client)) {
+      if (warned.size >= MAX_CLIENTS_REMEMBERED) warned.clear();
+      warned.add(client);
+      logger.warn(
+        { operationId: op.operationId, client, sunset: SUNSET },
+        'getPet is deprecated and will be removed on 2030-12-05: use GET /pets with a status filter',
+      );
+    }
+    next();
   };
 }

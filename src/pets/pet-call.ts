@@ -1,21 +1,37 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Operation } from '../contract/operation-index.js';
+import type { Request } from 'express';
+import type { Match, OperationIndex } from '../contract/operation-index.js';
 import type { Session } from '../sessions/session.js';
 
-/** One pet API request as the pipeline learns about it, for the layers and the journal. */
+/** One pet API request as its steps learn about it, for the later steps and the journal. */
 export interface PetCall {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  /** The method as sent (a HEAD stays HEAD, though it is answered as GET). */
+  readonly method: string;
   /** The path as sent, without the query. */
   readonly path: string;
-  /** The operation asked for, once known. */
-  readonly op: Operation | undefined;
+  /** When it arrived, as an ISO date. */
+  readonly time: string;
+  /** What its method and path name in the contract (path parameters as sent). */
+  readonly match: Match;
+  /** Its path parameters, decoded, once its operation is found. */
+  params?: Readonly<Record<string, string>>;
   /** The session it talks to, once authenticated. */
   session?: Session;
+  /** The exact JSON body (int64 digits kept); req.body holds the validator's view of it. */
+  body?: unknown;
   /** What forced the answer, if anything: `scenario <name>` or `Prefer: code=NNN`. */
   forcedBy?: string;
   /** The problems the request was refused for. */
   validationErrors?: readonly string[];
+  /** Proxy mode: what the real service answered (coverage reads it with the status sent). */
+  upstream?: UpstreamOutcome;
+}
+
+/** The real service's answer to a forwarded call, as proxy mode judged it. */
+export interface UpstreamOutcome {
+  /** The status it answered with; the one sent differs where strict mode refused the answer (502). */
+  readonly status: number;
+  /** Each way the answer broke the contract (journaled as validationErrors); empty if none. */
+  readonly violations: readonly string[];
 }
 
 /** An answer with a JSON body, before it is checked against the contract and sent. */
@@ -24,4 +40,35 @@ export interface Reply {
   /** The exact body (int64 values beyond 2^53 as bigints). */
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The calls of one app's pet API, kept beside (not on) Express's request objects. */
+export class PetCalls {
+  readonly #calls = new WeakMap<Request, PetCall>();
+  readonly #operations: OperationIndex;
+
+  constructor(operations: OperationIndex) {
+    this.#operations = operations;
+  }
+
+  /** The call of a pet API request, begun on first use from its method and path. */
+  of(req: Request): PetCall {
+    let call = this.#calls.get(req);
+    if (!call) {
+      call = {
+        method: req.method,
+        path: req.originalUrl.split('?', 1)[0] ?? '',
+        time: new Date().toISOString(),
+        // The router's own path (`/pets/1` under `/v1`), wherever the app is mounted.
+        match: this.#operations.match(req.method, req.path),
+      };
+      this.#calls.set(req, call);
+    }
+    return call;
+  }
+
+  /** The call of a request if it reached the pet API. */
+  find(req: Request): PetCall | undefined {
+    return this.#calls.get(req);
+  }
 }

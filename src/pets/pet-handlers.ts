@@ -1,15 +1,18 @@
-import { isRecord } from '../contract/openapi-document.js';
-import { HttpError, quoteInput } from '../http/http-error.js';
+import type { RequestHandler } from 'express';
+import type { SendJson } from '../http/exact-json.js';
+import { HttpError } from '../http/http-error.js';
 import { isInt64, parseInt64 } from '../json/int64.js';
+import { isPetStatus, type NewPet, type PetStatus } from '../store/pet.js';
 import type { PetStore } from '../store/pet-store.js';
-import { isPetStatus, type NewPet, type PetStatus } from './pet.js';
-import type { Reply } from './pet-call.js';
+import { isRecord } from '../util/is-record.js';
+import { quoteText } from '../util/quote-text.js';
+import type { PetCalls, Reply } from './pet-call.js';
 
 /** A request that passed every check of the contract, as the handlers read it. */
 export interface CheckedRequest {
-  /** Path parameters, decoded, as sent. */
+  /** Path parameters, decoded, as sent (an int64 keeps its digits). */
   readonly params: Readonly<Record<string, string>>;
-  /** Query parameters, with the contract's integers as numbers. */
+  /** Query parameters, with the contract's integers as numbers (coerced by the validator). */
   readonly query: Readonly<Record<string, unknown>>;
   /** The exact JSON body (int64 digits kept); undefined for none. */
   readonly body: unknown;
@@ -27,8 +30,8 @@ export interface PetHandlerOptions {
 
 const DEFAULT_LIMIT = 20;
 
-// The contract checks have already passed every input; these only narrow types, and check what
-// they cannot: int64 exactness and range.
+// The validator has already checked every input against the contract; these only narrow types,
+// and check what it cannot: int64 exactness and range.
 function readLimit(value: unknown): number {
   const limit = Number(value ?? DEFAULT_LIMIT);
   return Number.isInteger(limit) ? limit : DEFAULT_LIMIT;
@@ -75,8 +78,32 @@ export function createPetHandlers(
         );
       }
       const pet = store.get(petId);
-      if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteInput(text)}.`);
+      if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteText(text)}.`);
       return { status: 200, body: pet };
     },
+  };
+}
+
+/**
+ * Answers a request that passed every check with its operation's handler, through res.json (so
+ * the validator checks the answer) with int64 digits exact.
+ */
+export function answerOperation(
+  handlers: Readonly<Record<string, PetHandler>>,
+  calls: PetCalls,
+  sendJson: SendJson,
+): RequestHandler {
+  return async function answerOperation(req, res) {
+    const call = calls.of(req);
+    const op = call.match?.operation;
+    const handler = op && handlers[op.operationId];
+    if (!handler || !call.session) throw new Error(`no handler for ${call.method} ${call.path}`);
+    const reply = await handler({
+      params: call.params ?? {},
+      query: req.query,
+      body: call.body,
+      store: call.session.store,
+    });
+    sendJson(res, reply.status, reply.body, reply.headers);
   };
 }

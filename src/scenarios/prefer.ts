@@ -1,4 +1,21 @@
-import { HttpError, quoteInput } from '../http/http-error.js';
+import type { Operation } from '../contract/operation-index.js';
+import { quoteText } from '../util/quote-text.js';
+
+/** A `Prefer: code=` value that is not three digits. */
+export class InvalidPreferenceError extends Error {
+  override name = 'InvalidPreferenceError';
+}
+
+/** A forced status the contract does not document for the operation. */
+export class NotInContractError extends Error {
+  override name = 'NotInContractError';
+
+  constructor(op: Operation, status: number) {
+    super(
+      `The mock's control plane refused to force ${status}: the contract documents ${op.statuses.join(', ')} for ${op.operationId}.`,
+    );
+  }
+}
 
 /**
  * Reads `code=NNN` from a Prefer header with Prism's grammar: comma-separated preferences,
@@ -15,10 +32,8 @@ export function preferredCode(header: string | undefined): number | undefined {
       .trim()
       .replace(/^"(.*)"$/, '$1');
     if (!/^\d{3}$/.test(value)) {
-      throw new HttpError(
-        422,
-        'invalid_preference',
-        `The mock's control plane refused Prefer: code must be three digits, got ${quoteInput(value)}.`,
+      throw new InvalidPreferenceError(
+        `The mock's control plane refused Prefer: code must be three digits, got ${quoteText(value)}.`,
       );
     }
     return Number(value);

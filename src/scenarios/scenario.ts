@@ -1,4 +1,4 @@
-import { HttpError, quoteInput } from '../http/http-error.js';
+import { quoteText } from '../util/quote-text.js';
 
 /** Latency added before a rule's answer (or before the normal answer): fixed, or a range. */
 export type Delay = { fixed: number } | { min: number; max: number };
@@ -37,16 +37,19 @@ export function ruleFor(scenario: Scenario, operationId: string): Rule | undefin
   );
 }
 
+/** A scenario name the mock does not know; the message names the known ones. */
+export class UnknownScenarioError extends Error {
+  override name = 'UnknownScenarioError';
+}
+
 /**
- * The scenario of that name. An unknown name is refused with 422 unknown_scenario naming the
- * known ones: the same answer for a header, an admin call, the library and --scenario.
+ * The scenario of that name. An unknown name is refused the same way for a header, an admin
+ * call, the library and --scenario (422 unknown_scenario over HTTP).
  */
 export function scenarioNamed(scenarios: ReadonlyMap<string, Scenario>, name: string): Scenario {
   const scenario = scenarios.get(name);
   if (scenario) return scenario;
-  throw new HttpError(
-    422,
-    'unknown_scenario',
-    `The mock's control plane refused an unknown scenario ${quoteInput(name)}; known: ${[...scenarios.keys()].join(', ')}.`,
+  throw new UnknownScenarioError(
+    `The mock's control plane refused an unknown scenario ${quoteText(name)}; known: ${[...scenarios.keys()].join(', ')}.`,
   );
 }

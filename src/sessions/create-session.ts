@@ -1,3 +1,4 @@
+import { CoverageTally } from '../coverage/coverage-tally.js';
 import { createRandom } from '../scenarios/random.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { ScenarioSwitch } from '../scenarios/scenario-switch.js';
@@ -26,6 +27,7 @@ export function createSession(
     store,
     scenarios: new ScenarioSwitch(options.startupScenario),
     journal: new Journal(options.journalSize),
+    coverage: new CoverageTally(),
     random: createRandom(options.seed),
   };
 }

@@ -1,13 +1,32 @@
-import { HttpError, quoteInput } from '../http/http-error.js';
+import { CoverageTally } from '../coverage/coverage-tally.js';
+import { quoteText } from '../util/quote-text.js';
 import type { Session } from './session.js';
 
 const SESSION_ID = /^[\w.:-]{1,64}$/;
+
+/** An X-Mock-Session value that is not 1 to 64 of `A-Z a-z 0-9 . _ : -`. */
+export class InvalidSessionError extends Error {
+  override name = 'InvalidSessionError';
+}
+
+function checkSessionId(id: string): void {
+  if (!SESSION_ID.test(id)) {
+    throw new InvalidSessionError(
+      `The mock's control plane refused X-Mock-Session ${quoteText(id)}: use 1 to 64 letters, digits, or . _ : -`,
+    );
+  }
+}
 
 /**
  * The default session plus up to `maxSessions` named ones, created on first use; the least
  * recently used named session is dropped when a new one would exceed the bound.
  */
 export class SessionRegistry {
+  /**
+   * Every pet API answer of every session, dropped ones included: the whole suite's coverage. It
+   * is not the sum of the sessions' own, which each session may clear without touching it.
+   */
+  readonly coverage = new CoverageTally();
   readonly #default: Session;
   readonly #create: (id: string) => Session;
   readonly #max: number;
@@ -31,13 +50,7 @@ export class SessionRegistry {
   /** The session an X-Mock-Session value names (created if new); the default one for none. */
   get(id: string | undefined): Session {
     if (id === undefined) return this.#default;
-    if (!SESSION_ID.test(id)) {
-      throw new HttpError(
-        422,
-        'invalid_session',
-        `The mock's control plane refused X-Mock-Session ${quoteInput(id)}: use 1 to 64 letters, digits, or . _ : -`,
-      );
-    }
+    checkSessionId(id);
     let session = this.#named.get(id);
     if (session) {
       this.#named.delete(id); // re-inserted below: a Map keeps insertion order, so last is newest
@@ -55,6 +68,27 @@ export class SessionRegistry {
   /** A live named session, without creating it or touching its recency. */
   peek(id: string): Session | undefined {
     return this.#named.get(id);
+  }
+
+  /**
+   * The coverage to report: the whole suite's without an id, else that session's (none recorded
+   * if it is not live: a report never creates a session).
+   */
+  coverageOf(id: string | undefined): CoverageTally | undefined {
+    if (id === undefined) return this.coverage;
+    checkSessionId(id);
+    return this.#named.get(id)?.coverage;
+  }
+
+  /** Clears the coverage of one session, or without an id every coverage: the suite's and all sessions'. */
+  clearCoverage(id: string | undefined): void {
+    if (id !== undefined) {
+      this.coverageOf(id)?.clear();
+      return;
+    }
+    this.coverage.clear();
+    this.#default.coverage.clear();
+    for (const session of this.#named.values()) session.coverage.clear();
   }
 
   /** Whether a named session is live, without touching its recency. */

@@ -1,3 +1,4 @@
+import type { CoverageTally } from '../coverage/coverage-tally.js';
 import type { Random } from '../scenarios/random.js';
 import type { ScenarioSwitch } from '../scenarios/scenario-switch.js';
 import type { PetStore } from '../store/pet-store.js';
@@ -10,11 +11,16 @@ export interface Session {
   readonly store: PetStore;
   readonly scenarios: ScenarioSwitch;
   readonly journal: Journal;
+  /** What its requests were answered; a reset keeps it (the registry's holds the whole suite's). */
+  readonly coverage: CoverageTally;
   /** Draws the delays of scenario ranges; seeded, so runs repeat. */
   readonly random: Random;
 }
 
-/** Back to the start: initial pets and id counter, start-up scenario, empty journal. */
+/**
+ * Back to the start: initial pets and id counter, start-up scenario, empty journal. Coverage is
+ * kept: tests reset between cases, and it reports what all of them exercised.
+ */
 export async function resetSession(session: Session): Promise<void> {
   await session.store.reset();
   session.scenarios.reset();

@@ -1,8 +1,8 @@
 import type { SchemaCheck } from '../contract/schema-validator.js';
-import { isRecord } from '../contract/openapi-document.js';
+import { isRecord } from '../util/is-record.js';
 import { isInt64, type Int64 } from '../json/int64.js';
 import { validationView } from '../json/json-codec.js';
-import { isPetStatus, type Pet } from '../pets/pet.js';
+import { isPetStatus, type Pet } from './pet.js';
 
 function isPet(value: unknown): value is Pet {
   return (

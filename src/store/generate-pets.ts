@@ -1,5 +1,5 @@
 import { Faker, base, en } from '@faker-js/faker';
-import { PET_STATUSES, type Pet } from '../pets/pet.js';
+import { PET_STATUSES, type Pet } from './pet.js';
 import { storeDataFrom, type StoreData } from './store-data.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SchemaCheck } from '../contract/schema-validator.js';
-import { errorMessage } from '../error-message.js';
+import { errorMessage } from '../util/error-message.js';
 import { parseJson } from '../json/json-codec.js';
 import { checkPets } from './check-pets.js';
 import { storeDataFrom, type StoreData } from './store-data.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hiddenSiblingOf } from './sibling-path.js';
-import { isRecord } from '../contract/openapi-document.js';
-import { errorMessage } from '../error-message.js';
+import { isRecord } from '../util/is-record.js';
+import { errorMessage } from '../util/error-message.js';
 import { parseJson } from '../json/json-codec.js';
 
 // The journal of a store file holds the pets created since the file was last written whole, one

@@ -1,6 +1,6 @@
 import { Low, Memory } from 'lowdb';
 import type { SchemaCheck } from '../contract/schema-validator.js';
-import { errorMessage } from '../error-message.js';
+import { errorMessage } from '../util/error-message.js';
 import { PetStore } from './pet-store.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 import { createStoreFile } from './store-file.js';

@@ -1,6 +1,6 @@
 import type { Low } from 'lowdb';
 import { nextInt64, type Int64 } from '../json/int64.js';
-import type { NewPet, Pet, PetStatus } from '../pets/pet.js';
+import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createCoalescedWrite } from './coalesced-write.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 

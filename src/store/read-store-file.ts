@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SchemaCheck } from '../contract/schema-validator.js';
-import { isRecord } from '../contract/openapi-document.js';
-import { errorMessage } from '../error-message.js';
+import { isRecord } from '../util/is-record.js';
+import { errorMessage } from '../util/error-message.js';
 import { isInt64, nextInt64 } from '../json/int64.js';
 import { parseJson } from '../json/json-codec.js';
 import { checkPets } from './check-pets.js';

@@ -1,5 +1,5 @@
 import { compareInt64, nextInt64, type Int64 } from '../json/int64.js';
-import type { Pet } from '../pets/pet.js';
+import type { Pet } from './pet.js';
 
 /** What the store persists: the pets in ascending id order and the next id to assign. */
 export interface StoreData {

@@ -1,5 +1,5 @@
 import { stringifyJson } from '../json/json-codec.js';
-import type { Pet } from '../pets/pet.js';
+import type { Pet } from './pet.js';
 import { AppendBuffer } from './append-buffer.js';
 import type { StoreData } from './store-data.js';
 

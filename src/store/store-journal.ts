@@ -1,6 +1,6 @@
 import { close, constants, open, rename, unlink, write } from 'node:fs';
 import { promisify } from 'node:util';
-import { isRecord } from '../contract/openapi-document.js';
+import { isRecord } from '../util/is-record.js';
 import { journalHeader } from './journal-format.js';
 import { tempPathOf } from './write-file-atomically.js';
 

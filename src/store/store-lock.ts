@@ -1,6 +1,6 @@
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { hiddenSiblingOf } from './sibling-path.js';
-import { isRecord } from '../contract/openapi-document.js';
+import { isRecord } from '../util/is-record.js';
 
 /** Where the lock of the store file at `path` is: next to it, hidden. */
 export function lockPathOf(path: string): string {

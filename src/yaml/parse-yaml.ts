@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Yaml from 'yaml';
-import { isRecord } from '../contract/openapi-document.js';
-import { packageRoot } from '../paths.js';
+import { isRecord } from '../util/is-record.js';
+import { packageRoot } from '../util/paths.js';
 
 /**
  * JSON snapshots of the YAML files shipped with the package (contracts, scenarios), written by

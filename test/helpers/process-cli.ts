@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/util/paths.js';
 
 /** The built command line (`npm run build` first; `npm test` builds before jest). */
 export const CLI_PATH = join(packageRoot, 'dist', 'cli.js');

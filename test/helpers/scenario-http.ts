@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MockApp } from '../../src/app.js';
+import type { Express } from 'express';
 import request from 'supertest';
-import type { Pet } from '../../src/pets/pet.js';
+import type { Pet } from '../../src/store/pet.js';
 import type { JournalEntry } from '../../src/sessions/journal.js';
 import { AUTH } from './test-app.js';
 
@@ -99,7 +99,7 @@ export function sessionHeader(session?: string): Record<string, string> {
 }
 
 /** Creates a pet through the API (201 expected) and returns it. */
-export async function createPetVia(app: MockApp, name: string, session?: string): Promise<Pet> {
+export async function createPetVia(app: Express, name: string, session?: string): Promise<Pet> {
   const res = await request(app)
     .post('/v1/pets')
     .set(petHeaders(session))
@@ -109,7 +109,7 @@ export async function createPetVia(app: MockApp, name: string, session?: string)
 }
 
 /** The names of every pet listed (limit 100) through the API. */
-export async function listNames(app: MockApp, session?: string): Promise<string[]> {
+export async function listNames(app: Express, session?: string): Promise<string[]> {
   const res = await request(app).get('/v1/pets?limit=100').set(petHeaders(session));
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
   return asPets(res.body).map((pet) => pet.name);
@@ -117,7 +117,7 @@ export async function listNames(app: MockApp, session?: string): Promise<string[
 
 /** Switches a scenario on through the admin API (204 expected). */
 export async function activate(
-  app: MockApp,
+  app: Express,
   name: string,
   options: { times?: number; session?: string } = {},
 ): Promise<void> {
@@ -139,7 +139,7 @@ export type SocketOutcome =
  * app listening on 127.0.0.1 port 0; closes the server before resolving.
  */
 export async function getOverSocket(
-  app: MockApp,
+  app: Express,
   path: string,
   headers: Record<string, string>,
   jsonBody?: unknown,

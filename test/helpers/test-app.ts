@@ -1,14 +1,15 @@
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
-import { createApp, type AppDeps, type MockApp } from '../../src/app.js';
+import type { Express } from 'express';
+import { createApp, type AppDeps } from '../../src/app.js';
 import { loadContract, type Contract } from '../../src/contract/load-contract.js';
 import {
   adminContractPath,
   defaultContractPath,
   defaultFixturesPath,
   defaultScenariosDir,
-} from '../../src/paths.js';
-import type { Pet } from '../../src/pets/pet.js';
+} from '../../src/util/paths.js';
+import type { Pet } from '../../src/store/pet.js';
 import { loadScenarios } from '../../src/scenarios/load-scenarios.js';
 import type { Scenario } from '../../src/scenarios/scenario.js';
 import { createSession, createSessionFactory } from '../../src/sessions/create-session.js';
@@ -51,16 +52,14 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
 }
 
 export interface TestApp {
-  app: MockApp;
+  app: Express;
   /** The default session's store. */
   store: PetStore;
   sessions: SessionRegistry;
   logs: Record<string, unknown>[];
 }
 
-export type TestAppOptions = Partial<
-  Omit<AppDeps, 'contract' | 'adminContract' | 'logger' | 'sessions'>
-> & {
+export type TestAppOptions = Partial<Omit<AppDeps, 'adminContract' | 'logger' | 'sessions'>> & {
   /** Initial pets; the default fixtures when absent. */
   pets?: readonly Pet[];
   /** A store of the test's own for the default session, instead of a fresh in-memory one. */
@@ -79,7 +78,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const deps = { adminContract, ...rest };
   const scenarios = deps.scenarios ?? shippedScenarios;
   const initial = storeDataFrom([...(pets ?? fixturePets)].map((pet) => ({ ...pet })));
-  const store = given ?? (await openPetStore({ initial, checkPet: contract.checkSchema('Pet') }));
+  const store =
+    given ??
+    (await openPetStore({ initial, checkPet: (deps.contract ?? contract).checkSchema('Pet') }));
   const sessionOptions = {
     initial,
     seed: 1,

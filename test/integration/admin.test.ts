@@ -1,9 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
-import { loadContractOnDemand } from '../../src/contract/load-contract.js';
-import { adminContractPath } from '../../src/paths.js';
-import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 import {
   activate,
   asJournal,
@@ -27,6 +22,8 @@ const ADMIN_CALLS = [
   ['put', '/__admin/scenario', { name: 'not-found' }],
   ['delete', '/__admin/scenario', undefined],
   ['get', '/__admin/requests', undefined],
+  ['get', '/__admin/coverage', undefined],
+  ['delete', '/__admin/coverage', undefined],
 ] as const;
 
 describe('admin basics', () => {
@@ -373,23 +370,7 @@ describe('the journal (GET /__admin/requests)', () => {
   });
 });
 
-describe('the admin app, loaded on the first admin call', () => {
-  it('answers 500 while its document cannot be read, and loads once it can', async () => {
-    const dir = makeTmpDir();
-    try {
-      const path = join(dir, 'admin-openapi.yaml');
-      const { app, logs } = await createTestApp({ adminContract: loadContractOnDemand(path) });
-      expectError(await request(app).get('/__admin/health'), 500, 'internal_error');
-      expect(logs.some((line) => line.level === 50)).toBe(true);
-      // The pet API never needed it.
-      await request(app).get('/v1/pets').set(AUTH).expect(200);
-      writeFileSync(path, readFileSync(adminContractPath, 'utf8'));
-      await request(app).get('/__admin/health').expect(200);
-    } finally {
-      removeTmpDir(dir);
-    }
-  });
-
+describe('the admin API', () => {
   it('checks the admin token on the very first call', async () => {
     const { app } = await createTestApp({ adminToken: 'secret' });
     expectError(await request(app).get('/__admin/health'), 401, 'unauthorized');

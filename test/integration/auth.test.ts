@@ -1,4 +1,4 @@
-import type { MockApp } from '../../src/app.js';
+import type { Express } from 'express';
 import request from 'supertest';
 import type { Test } from 'supertest';
 import { AUTH, createTestApp } from '../helpers/test-app.js';
@@ -9,7 +9,7 @@ type Headers = Readonly<Record<string, string>>;
 interface OperationCall {
   operationId: string;
   ok: number;
-  call: (app: MockApp, headers: Headers) => Test;
+  call: (app: Express, headers: Headers) => Test;
 }
 
 const OPERATIONS: readonly OperationCall[] = [

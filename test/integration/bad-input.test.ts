@@ -1,4 +1,4 @@
-import type { MockApp } from '../../src/app.js';
+import type { Express } from 'express';
 import request from 'supertest';
 import type { Test } from 'supertest';
 import { AUTH, createTestApp } from '../helpers/test-app.js';
@@ -9,15 +9,15 @@ const JSON_TYPE = 'application/json';
 interface CreateCase {
   /** What is wrong with the request. */
   label: string;
-  send: (app: MockApp) => Test;
+  send: (app: Express) => Test;
   status: number;
   code: string;
   /** Something the message must name (a field), matched case-insensitively. */
   names?: RegExp;
 }
 
-const post = (app: MockApp): Test => request(app).post('/v1/pets').set(AUTH);
-const postJson = (app: MockApp, text: string): Test =>
+const post = (app: Express): Test => request(app).post('/v1/pets').set(AUTH);
+const postJson = (app: Express, text: string): Test =>
   post(app).set('Content-Type', JSON_TYPE).send(text);
 
 const CREATE_CASES: readonly CreateCase[] = [

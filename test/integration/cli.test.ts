@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { OPTIONS } from '../../src/config.js';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/util/paths.js';
 import {
   freePort,
   jsonLines,
@@ -207,6 +207,32 @@ describe('the petstore-mock command line', () => {
       SLOW,
     );
   });
+
+  it.each([
+    {
+      what: 'MOCK_ADMIN_TOKEN= (empty)',
+      argv: [],
+      env: { MOCK_ADMIN_TOKEN: '' },
+      names: 'MOCK_ADMIN_TOKEN',
+    },
+    { what: "--admin-token ''", argv: ['--admin-token', ''], env: {}, names: '--admin-token' },
+    {
+      what: 'MOCK_API_KEYS= (empty)',
+      argv: [],
+      env: { MOCK_API_KEYS: '' },
+      names: 'MOCK_API_KEYS',
+    },
+    { what: '--api-keys ,,,', argv: ['--api-keys', ',,,'], env: {}, names: '--api-keys' },
+  ])(
+    '$what refuses the start with exit code 2 and one line naming it',
+    async ({ argv, env, names }) => {
+      const exit = await runCli(['--port', '0', ...argv], env);
+      const line = expectOneLineFailure(exit);
+      expect(exit.code).toBe(2);
+      expect(line).toContain(names);
+    },
+    SLOW,
+  );
 
   describe('with a port in use', () => {
     let blocker: Server | undefined;

@@ -1,4 +1,4 @@
-import type { MockApp } from '../../src/app.js';
+import type { Express } from 'express';
 import request from 'supertest';
 import type { Test } from 'supertest';
 import { AUTH, createTestApp } from '../helpers/test-app.js';
@@ -16,7 +16,7 @@ function headerList(value: unknown): string[] {
     : [];
 }
 
-function preflight(app: MockApp, origin: string, method = 'GET'): Test {
+function preflight(app: Express, origin: string, method = 'GET'): Test {
   return request(app)
     .options('/v1/pets')
     .set('Origin', origin)
@@ -25,7 +25,7 @@ function preflight(app: MockApp, origin: string, method = 'GET'): Test {
 }
 
 /** One request per kind of answer: success, client errors, an unknown path, a wrong method. */
-const RESPONSES: readonly [label: string, send: (app: MockApp) => Test, status: number][] = [
+const RESPONSES: readonly [label: string, send: (app: Express) => Test, status: number][] = [
   ['listPets 200', (app) => request(app).get('/v1/pets').set(AUTH), 200],
   ['getPet 200', (app) => request(app).get('/v1/pets/1').set(AUTH), 200],
   [
@@ -171,9 +171,9 @@ describe('response headers', () => {
   });
 
   it.each([
-    ['listPets 200', (app: MockApp) => request(app).get('/v1/pets').set(AUTH)],
-    ['listPets 401', (app: MockApp) => request(app).get('/v1/pets')],
-    ['unknown path 404', (app: MockApp) => request(app).get('/nope').set(AUTH)],
+    ['listPets 200', (app: Express) => request(app).get('/v1/pets').set(AUTH)],
+    ['listPets 401', (app: Express) => request(app).get('/v1/pets')],
+    ['unknown path 404', (app: Express) => request(app).get('/nope').set(AUTH)],
   ])('echoes a sane client X-Request-Id (%s)', async (_label, send) => {
     const { app, logs } = await createTestApp({ pets: somePets(2) });
     const res = await send(app).set('X-Request-Id', 'client-req.42:abc');

@@ -71,6 +71,22 @@ describe('startMockServer, as a consumer test suite uses it', () => {
     expect(previous?.operationId).toBe('getPet');
   });
 
+  it('coverage() reports what the suite exercised; a reset keeps it, clearCoverage() forgets it', async () => {
+    mock.clearCoverage();
+    await listPets();
+    await fetch(`${mock.url}/pets/1`, { headers: AUTH });
+    await mock.reset();
+    expect(mock.coverage().summary).toEqual({ documented: 8, covered: 2, percent: 25 });
+    expect(mock.coverage({ format: 'markdown' })).toContain('| getPet | GET |');
+    await listPets({ 'X-Mock-Session': 'worker-9' });
+    expect(mock.coverage({ session: 'worker-9' }).summary.covered).toBe(1);
+    mock.clearCoverage('worker-9');
+    expect(mock.coverage({ session: 'worker-9' }).summary.covered).toBe(0);
+    expect(mock.coverage().summary.covered).toBe(2);
+    mock.clearCoverage();
+    expect(mock.coverage().summary.covered).toBe(0);
+  });
+
   it('refuses bad options with the CLI checks', async () => {
     await expect(startMockServer({ port: 70000 })).rejects.toThrow(/--port/);
   });

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/util/paths.js';
 
 const run = promisify(execFile);
 /** Installing from the registry on a busy machine can be slow (not a timing assertion). */
@@ -51,6 +51,13 @@ describe('the npm package', () => {
       'dist/cli.js',
       'dist/index.js',
       'dist/index.d.ts',
+      'dist/index.cjs',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/package.json',
+      'dist/workers.js',
+      'dist/workers.cjs',
+      'dist/playwright.js',
+      'dist/playwright.cjs',
     ]) {
       expect(files).toContain(needed);
     }
@@ -106,6 +113,40 @@ describe('the npm package', () => {
       ].join('\n');
       const { stdout } = await run('node', ['--input-type=module', '-e', script], { cwd: dir });
       expect(stdout.trim()).toBe('200 5');
+    },
+    SLOW,
+  );
+
+  it(
+    'is requirable from CommonJS, with the same exports as the ES module, entry by entry',
+    async () => {
+      const script = [
+        "const { startMockServer } = require('petstore-mock');",
+        '(async () => {',
+        '  const mock = await startMockServer({ seed: 3, count: 5 });',
+        "  const res = await fetch(mock.url + '/pets', { headers: { Authorization: 'Bearer cjs' } });",
+        '  console.log(res.status, (await res.json()).length);',
+        '  await mock.close();',
+        '})();',
+      ].join('\n');
+      const { stdout } = await run('node', ['--input-type=commonjs', '-e', script], { cwd: dir });
+      expect(stdout.trim()).toBe('200 5');
+
+      for (const entry of ['petstore-mock', 'petstore-mock/workers']) {
+        const keys =
+          "(m) => Object.keys(m).filter((k) => k !== 'default' && k !== 'module.exports').sort()";
+        const compare = [
+          `const keys = ${keys};`,
+          `const required = keys(require('${entry}'));`,
+          `import('${entry}').then((m) => console.log(JSON.stringify([required, keys(m)])));`,
+        ].join('\n');
+        const { stdout: out } = await run('node', ['--input-type=commonjs', '-e', compare], {
+          cwd: dir,
+        });
+        const [required, imported] = JSON.parse(out) as [string[], string[]];
+        expect(required.length).toBeGreaterThan(0);
+        expect(required).toEqual(imported);
+      }
     },
     SLOW,
   );

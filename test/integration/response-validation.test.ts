@@ -1,11 +1,16 @@
-import type { MockApp } from '../../src/app.js';
+import type { Express } from 'express';
 import { Low, Memory } from 'lowdb';
 import request from 'supertest';
 import type { Test } from 'supertest';
-import type { Pet } from '../../src/pets/pet.js';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { loadMock } from '../../src/load-mock.js';
+import { createSession } from '../../src/sessions/create-session.js';
+import { SessionRegistry } from '../../src/sessions/session-registry.js';
+import type { Pet } from '../../src/store/pet.js';
 import { PetStore } from '../../src/store/pet-store.js';
 import type { StoreData } from '../../src/store/store-data.js';
-import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
+import { AUTH, captureLogger, contract, createTestApp } from '../helpers/test-app.js';
 import { expectError, somePets } from '../helpers/http-matrix.js';
 
 /** A store over data that was never checked: how a bug in the mock would hand out a bad pet. */
@@ -86,10 +91,35 @@ describe('response validation: a response that breaks the contract never reaches
   });
 });
 
+describe('in the configuration that ships', () => {
+  it('turns a contract-breaking answer into a 500: what loadMock builds validates answers', async () => {
+    const command = loadConfig(['--log-level', 'silent'], {});
+    if (command.kind !== 'run') throw new Error('expected a run');
+    const { logger, lines } = captureLogger();
+    // What startServer and the CLI build, with only the default session's store swapped for one
+    // holding a pet the load-time checks would have refused.
+    const deps = await loadMock(command.config, logger);
+    expect(deps.validation).toBeUndefined();
+    const store = uncheckedStore([{ id: 1, name: 'x', categoryId: 1.5 }]);
+    const options = { initial: { nextId: 2, pets: [] }, seed: 1, journalSize: 10 };
+    const sessions = new SessionRegistry(
+      createSession(undefined, store, options),
+      () => {
+        throw new Error('no named sessions here');
+      },
+      1,
+    );
+    const app = createApp({ ...deps, sessions });
+    const res = await request(app).get('/v1/pets').set(AUTH);
+    expect(expectError(res, 500, 'internal_error').message).toContain('categoryId');
+    expect(lines.filter((line) => line.level === 50)).toHaveLength(1);
+  });
+});
+
 describe('every Error body validates against the contract Error schema', () => {
   const checkError = contract.checkSchema('Error');
 
-  const DOCUMENTED: readonly [label: string, send: (app: MockApp) => Test, status: number][] = [
+  const DOCUMENTED: readonly [label: string, send: (app: Express) => Test, status: number][] = [
     ['listPets 401', (app) => request(app).get('/v1/pets'), 401],
     [
       'createPet 401',

@@ -101,9 +101,13 @@ function basePathOf(document: Node): string {
   const paths = new Set(
     servers.map((server: unknown) => {
       const url = isNode(server) && typeof server.url === 'string' ? server.url : '/';
-      // Server variables stand for scheme and host: only the path is the mock's.
-      const pathname = new URL(url.replace(/\{[^}]*\}/g, 'http://host.invalid'), 'http://x')
-        .pathname;
+      const variables = isNode(server) && isNode(server.variables) ? server.variables : {};
+      // Server variables stand in for their defaults (a base address ending in /v1, say).
+      const resolved = url.replace(/\{([^}]*)\}/g, (_whole, name: string) => {
+        const variable = variables[name];
+        return isNode(variable) && typeof variable.default === 'string' ? variable.default : '';
+      });
+      const pathname = new URL(resolved, 'http://x').pathname;
       return pathname.replace(/\/$/, '');
     }),
   );

@@ -10,7 +10,7 @@ import { isInteger, parse } from 'lossless-json';
 import request from 'supertest';
 import type { Test } from 'supertest';
 import { BODY_LIMIT } from '../../src/app.js';
-import type { Pet } from '../../src/pets/pet.js';
+import type { Pet } from '../../src/store/pet.js';
 import {
   AUTH,
   contract,

@@ -1,5 +1,6 @@
 import { ConfigError, OPTIONS, helpText, loadConfig, type Config } from '../../src/config.js';
-import { defaultFixturesPath, defaultScenariosDir } from '../../src/paths.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../src/connections/limits.js';
+import { defaultFixturesPath, defaultScenariosDir } from '../../src/util/paths.js';
 
 /** The config of a command line that must run; fails the test on help/version. */
 function runConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
@@ -39,7 +40,20 @@ describe('loadConfig: defaults', () => {
       journalSize: 1000,
       adminToken: undefined,
       admin: true,
+      coverageReport: undefined,
+      proxy: undefined,
+      connections: {
+        maxConnections: 1000,
+        maxQueuedBytes: 1024 * 1024,
+        maxQueuedTotal: 64 * 1024 * 1024,
+        maxPipelined: 100,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        writeTimeoutMs: 30_000,
+      },
     });
+    expect(runConfig([], {}).connections).toEqual(DEFAULT_CONNECTION_LIMITS);
   });
 
   it('uses the default fixtures file shipped with the package', () => {
@@ -66,13 +80,46 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+/** Some settings of a config, the connection limits among them. */
+type ConfigPart = Partial<Omit<Config, 'connections'>> & {
+  connections?: Partial<ConnectionLimits>;
+};
+
 interface OptionCase {
   flag: keyof typeof OPTIONS;
   env: string;
   envValue: string;
+  /** Empty for a switch, which is given alone. */
   flagValue: string;
-  fromEnv: Partial<Config>;
-  fromFlag: Partial<Config>;
+  fromEnv: ConfigPart;
+  fromFlag: ConfigPart;
+  /** Flags the option needs beside it (proxy mode's need --proxy-target). */
+  needs?: string[];
+}
+
+const TARGET = 'http://127.0.0.1:8080/v1';
+const PROXY = { target: TARGET, timeoutMs: 10_000, strict: false, insecure: false };
+
+/** The command line that gives a case's flag (alone, for a switch). */
+function flagArgs({ flag, flagValue, needs = [] }: OptionCase): string[] {
+  return [...needs, `--${flag}`, ...(flagValue === '' ? [] : [flagValue])];
+}
+
+/** The case of a connection limit, read as an integer. */
+function limitCase(
+  flag: keyof typeof OPTIONS,
+  key: keyof ConnectionLimits,
+  envValue: number,
+  flagValue: number,
+): OptionCase {
+  return {
+    flag,
+    env: OPTIONS[flag].env,
+    envValue: String(envValue),
+    flagValue: String(flagValue),
+    fromEnv: { connections: { [key]: envValue } },
+    fromFlag: { connections: { [key]: flagValue } },
+  };
 }
 
 const OPTION_CASES: OptionCase[] = [
@@ -196,6 +243,68 @@ const OPTION_CASES: OptionCase[] = [
     fromEnv: { adminToken: 'env-secret' },
     fromFlag: { adminToken: 'flag-secret' },
   },
+  {
+    flag: 'coverage-report',
+    env: 'MOCK_COVERAGE_REPORT',
+    envValue: '/data/coverage.xml',
+    flagValue: 'out/coverage.MD',
+    fromEnv: { coverageReport: { path: '/data/coverage.xml', format: 'junit' } },
+    fromFlag: { coverageReport: { path: 'out/coverage.MD', format: 'markdown' } },
+  },
+  {
+    flag: 'proxy-target',
+    env: 'MOCK_PROXY_TARGET',
+    envValue: 'https://staging.example.com/v1/',
+    flagValue: TARGET,
+    fromEnv: {
+      proxy: { ...PROXY, target: 'https://staging.example.com/v1', recordPath: undefined },
+    },
+    fromFlag: { proxy: { ...PROXY, recordPath: undefined } },
+  },
+  {
+    flag: 'proxy-strict',
+    env: 'MOCK_PROXY_STRICT',
+    envValue: '1',
+    flagValue: '',
+    fromEnv: { proxy: { ...PROXY, strict: true, recordPath: undefined } },
+    fromFlag: { proxy: { ...PROXY, strict: true, recordPath: undefined } },
+    needs: ['--proxy-target', TARGET],
+  },
+  {
+    flag: 'proxy-timeout',
+    env: 'MOCK_PROXY_TIMEOUT',
+    envValue: '2500',
+    flagValue: '300',
+    fromEnv: { proxy: { ...PROXY, timeoutMs: 2500, recordPath: undefined } },
+    fromFlag: { proxy: { ...PROXY, timeoutMs: 300, recordPath: undefined } },
+    needs: ['--proxy-target', TARGET],
+  },
+  {
+    flag: 'proxy-insecure',
+    env: 'MOCK_PROXY_INSECURE',
+    envValue: 'true',
+    flagValue: '',
+    fromEnv: { proxy: { ...PROXY, insecure: true, recordPath: undefined } },
+    fromFlag: { proxy: { ...PROXY, insecure: true, recordPath: undefined } },
+    needs: ['--proxy-target', TARGET],
+  },
+  {
+    flag: 'record',
+    env: 'MOCK_RECORD',
+    envValue: '/data/env-seen.json',
+    flagValue: '/data/flag-seen.json',
+    fromEnv: { proxy: { ...PROXY, recordPath: '/data/env-seen.json' } },
+    fromFlag: { proxy: { ...PROXY, recordPath: '/data/flag-seen.json' } },
+    needs: ['--proxy-target', TARGET],
+  },
+  limitCase('max-connections', 'maxConnections', 50, 60),
+  limitCase('max-queued-bytes', 'maxQueuedBytes', 65_536, 131_072),
+  limitCase('max-queued-total', 'maxQueuedTotal', 8_388_608, 16_777_216),
+  limitCase('max-pipelined', 'maxPipelined', 10, 20),
+  limitCase('headers-timeout', 'headersTimeoutMs', 2_000, 3_000),
+  limitCase('request-timeout', 'requestTimeoutMs', 20_000, 40_000),
+  limitCase('keep-alive-timeout', 'keepAliveTimeoutMs', 1_000, 2_000),
+  limitCase('write-timeout', 'writeTimeoutMs', 5_000, 6_000),
 ];
 
 describe('loadConfig: every option from its environment variable and its flag', () => {
@@ -204,24 +313,24 @@ describe('loadConfig: every option from its environment variable and its flag', 
     for (const c of OPTION_CASES) expect(OPTIONS[c.flag].env).toBe(c.env);
   });
 
-  it.each(OPTION_CASES)('reads --$flag from $env', ({ env, envValue, fromEnv }) => {
-    expect(runConfig([], { [env]: envValue })).toMatchObject(fromEnv);
+  it.each(OPTION_CASES)('reads --$flag from $env', ({ env, envValue, fromEnv, needs = [] }) => {
+    expect(runConfig(needs, { [env]: envValue })).toMatchObject(fromEnv);
   });
 
-  it.each(OPTION_CASES)('reads --$flag from the flag', ({ flag, flagValue, fromFlag }) => {
-    expect(runConfig([`--${flag}`, flagValue], {})).toMatchObject(fromFlag);
+  it.each(OPTION_CASES)('reads --$flag from the flag', (c) => {
+    expect(runConfig(flagArgs(c), {})).toMatchObject(c.fromFlag);
   });
 
-  it.each(OPTION_CASES)('reads --$flag=value too', ({ flag, flagValue, fromFlag }) => {
-    expect(runConfig([`--${flag}=${flagValue}`], {})).toMatchObject(fromFlag);
-  });
-
-  it.each(OPTION_CASES)(
-    'lets --$flag win over $env',
-    ({ flag, env, envValue, flagValue, fromFlag }) => {
-      expect(runConfig([`--${flag}`, flagValue], { [env]: envValue })).toMatchObject(fromFlag);
+  it.each(OPTION_CASES.filter((c) => c.flagValue !== ''))(
+    'reads --$flag=value too',
+    ({ flag, flagValue, fromFlag, needs = [] }) => {
+      expect(runConfig([...needs, `--${flag}=${flagValue}`], {})).toMatchObject(fromFlag);
     },
   );
+
+  it.each(OPTION_CASES.filter((c) => c.flagValue !== ''))('lets --$flag win over $env', (c) => {
+    expect(runConfig(flagArgs(c), { [c.env]: c.envValue })).toMatchObject(c.fromFlag);
+  });
 
   it('combines flags and variables of different options', () => {
     const config = runConfig(['--port', '0', '--seed', '9'], {
@@ -261,6 +370,18 @@ interface BadCase {
 }
 
 const BAD_VALUES: BadCase[] = [
+  {
+    what: '--coverage-report report.txt',
+    argv: ['--coverage-report', 'report.txt'],
+    env: {},
+    names: '--coverage-report',
+  },
+  {
+    what: 'MOCK_COVERAGE_REPORT=report',
+    argv: [],
+    env: { MOCK_COVERAGE_REPORT: 'report' },
+    names: 'MOCK_COVERAGE_REPORT',
+  },
   { what: '--port 70000', argv: ['--port', '70000'], env: {}, names: '--port' },
   { what: 'PORT=70000', argv: [], env: { PORT: '70000' }, names: 'PORT' },
   { what: '--port 65536', argv: ['--port', '65536'], env: {}, names: '--port' },
@@ -316,10 +437,101 @@ const BAD_VALUES: BadCase[] = [
     names: 'MOCK_JOURNAL_SIZE',
   },
   {
+    what: '--max-connections 0',
+    argv: ['--max-connections', '0'],
+    env: {},
+    names: '--max-connections',
+  },
+  {
+    what: 'MOCK_MAX_PIPELINED=lots',
+    argv: [],
+    env: { MOCK_MAX_PIPELINED: 'lots' },
+    names: 'MOCK_MAX_PIPELINED',
+  },
+  {
+    what: '--headers-timeout 50 (under 100 ms)',
+    argv: ['--headers-timeout', '50'],
+    env: {},
+    names: '--headers-timeout',
+  },
+  {
+    what: 'MOCK_WRITE_TIMEOUT=1.5',
+    argv: [],
+    env: { MOCK_WRITE_TIMEOUT: '1.5' },
+    names: 'MOCK_WRITE_TIMEOUT',
+  },
+  {
+    what: '--headers-timeout longer than the request timeout',
+    argv: ['--headers-timeout', '40000'],
+    env: {},
+    names: '--headers-timeout',
+  },
+  {
+    what: 'MOCK_REQUEST_TIMEOUT shorter than the headers timeout',
+    argv: [],
+    env: { MOCK_REQUEST_TIMEOUT: '5000' },
+    names: 'MOCK_REQUEST_TIMEOUT',
+  },
+  {
+    what: '--max-queued-bytes over --max-queued-total',
+    argv: ['--max-queued-bytes', '2097152', '--max-queued-total', '1048576'],
+    env: {},
+    names: '--max-queued-bytes',
+  },
+  {
     what: '--cors-origin with a path',
     argv: ['--cors-origin', 'http://localhost:3000/app'],
     env: {},
     names: '--cors-origin',
+  },
+  { what: 'an ftp: target', argv: ['--proxy-target', 'ftp://x/v1'], env: {}, names: 'ftp:' },
+  {
+    what: 'a target that is no URL',
+    argv: [],
+    env: { MOCK_PROXY_TARGET: 'staging/v1' },
+    names: 'MOCK_PROXY_TARGET',
+  },
+  {
+    what: 'credentials in the target',
+    argv: ['--proxy-target', 'https://me:secret@staging.example.com/v1'],
+    env: {},
+    names: 'credentials',
+  },
+  {
+    what: 'a query in the target',
+    argv: ['--proxy-target', 'https://staging.example.com/v1?x=1'],
+    env: {},
+    names: '--proxy-target',
+  },
+  {
+    what: '--proxy-timeout 0',
+    argv: ['--proxy-target', TARGET, '--proxy-timeout', '0'],
+    env: {},
+    names: '--proxy-timeout',
+  },
+  {
+    what: 'MOCK_PROXY_STRICT=maybe',
+    argv: ['--proxy-target', TARGET],
+    env: { MOCK_PROXY_STRICT: 'maybe' },
+    names: 'MOCK_PROXY_STRICT',
+  },
+  {
+    what: '--proxy-strict without a target',
+    argv: ['--proxy-strict'],
+    env: {},
+    names: '--proxy-strict needs --proxy-target',
+  },
+  {
+    what: 'MOCK_RECORD without a target',
+    argv: [],
+    env: { MOCK_RECORD: 'seen.json' },
+    names: 'MOCK_RECORD needs --proxy-target',
+  },
+  {
+    what: '--proxy-strict=1 (a switch takes no value)',
+    argv: ['--proxy-target', TARGET, '--proxy-strict=1'],
+    env: {},
+    names: '--proxy-strict',
   },
 ];
 
@@ -354,6 +566,26 @@ describe('loadConfig: bad values', () => {
     const error = configError(['serve']);
     expect(error.message).toContain('serve');
     expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    {
+      argv: ['--count', '-1'],
+      message: '--count: expected an integer from 0 to 1000000, got "-1"',
+    },
+    {
+      argv: ['--seed', '-3'],
+      message: '--seed: expected an integer from 0 to 4294967295, got "-3"',
+    },
+    { argv: ['--port', '-80'], message: '--port: expected an integer from 0 to 65535, got "-80"' },
+  ])('checks a value that starts with a dash like any other: $argv', ({ argv, message }) => {
+    expect(configError(argv).message).toBe(message);
+    expect(configError([argv.join('=')]).message).toBe(message);
+  });
+
+  it('still reads a flag after an option as a flag, not as its value', () => {
+    expect(configError(['--count', '--seed', '1']).message).toContain('--count');
+    expect(configError(['--count', '-h']).message).toContain('--count');
   });
 
   it('throws a ConfigError for a flag given without its value', () => {
@@ -425,6 +657,17 @@ describe('loadConfig: a read-only config', () => {
   });
 });
 
+describe('proxy mode switches', () => {
+  it('are off with 0 or false, and then need no target', () => {
+    expect(runConfig([], { MOCK_PROXY_STRICT: '0', MOCK_PROXY_INSECURE: 'false' }).proxy).toBe(
+      undefined,
+    );
+    expect(
+      runConfig(['--proxy-target', TARGET], { MOCK_PROXY_STRICT: 'false' }).proxy?.strict,
+    ).toBe(false);
+  });
+});
+
 describe('--no-admin', () => {
   function runConfig(argv: string[], env: NodeJS.ProcessEnv = {}) {
     const command = loadConfig(argv, env);
@@ -445,5 +688,48 @@ describe('--no-admin', () => {
 
   it('refuses another MOCK_NO_ADMIN value, naming it', () => {
     expect(() => loadConfig([], { MOCK_NO_ADMIN: 'maybe' })).toThrow(/MOCK_NO_ADMIN/);
+  });
+});
+
+describe('settings that guard access never fail open', () => {
+  it.each([
+    { what: 'MOCK_ADMIN_TOKEN= (empty)', argv: [], env: { MOCK_ADMIN_TOKEN: '' } },
+    { what: 'MOCK_ADMIN_TOKEN of spaces', argv: [], env: { MOCK_ADMIN_TOKEN: '  ' } },
+    { what: "--admin-token ''", argv: ['--admin-token', ''], env: {} },
+    { what: '--admin-token= (empty)', argv: ['--admin-token='], env: {} },
+    { what: "--admin-token ' '", argv: ['--admin-token', ' '], env: {} },
+    {
+      what: "--admin-token '' over a good MOCK_ADMIN_TOKEN",
+      argv: ['--admin-token', ''],
+      env: { MOCK_ADMIN_TOKEN: 'good' },
+    },
+  ])('$what refuses the start, naming the setting', ({ argv, env }) => {
+    const error = configError(argv, env);
+    expect(error.message).toMatch(/--admin-token|MOCK_ADMIN_TOKEN/);
+    expect(error.message).toContain('empty');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    { what: 'MOCK_API_KEYS= (empty)', argv: [], env: { MOCK_API_KEYS: '' } },
+    { what: 'MOCK_API_KEYS=,,,', argv: [], env: { MOCK_API_KEYS: ',,,' } },
+    { what: 'MOCK_API_KEYS of spaces and commas', argv: [], env: { MOCK_API_KEYS: ' , ,' } },
+    { what: "--api-keys ''", argv: ['--api-keys', ''], env: {} },
+    { what: '--api-keys ,,,', argv: ['--api-keys', ',,,'], env: {} },
+    { what: '--api-keys=,', argv: ['--api-keys=,'], env: {} },
+  ])('$what refuses the start, naming the setting', ({ argv, env }) => {
+    const error = configError(argv, env);
+    expect(error.message).toMatch(/--api-keys|MOCK_API_KEYS/);
+    expect(error.message).toContain('no key');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('trims the admin token, and keeps the non-empty keys of a list with gaps', () => {
+    expect(runConfig([], { MOCK_ADMIN_TOKEN: ' secret\n' }).adminToken).toBe('secret');
+    expect(runConfig(['--api-keys', ',k1,,k2,'], {}).apiKeys).toEqual(['k1', 'k2']);
+  });
+
+  it('leaves admin open and accepts any token when neither is given at all', () => {
+    expect(runConfig([], {})).toMatchObject({ adminToken: undefined, apiKeys: [] });
   });
 });

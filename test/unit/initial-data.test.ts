@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
-import { defaultFixturesPath } from '../../src/paths.js';
-import type { Pet } from '../../src/pets/pet.js';
+import { defaultFixturesPath } from '../../src/util/paths.js';
+import type { Pet } from '../../src/store/pet.js';
 import { generatePets } from '../../src/store/generate-pets.js';
 import { loadFixtures } from '../../src/store/initial-data.js';
 import { contract } from '../helpers/test-app.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '../../src/contract/load-contract.js';
-import { defaultScenariosDir } from '../../src/paths.js';
+import { defaultScenariosDir } from '../../src/util/paths.js';
 import { ScenarioError, loadScenarios, parseScenario } from '../../src/scenarios/load-scenarios.js';
 import { ruleFor } from '../../src/scenarios/scenario.js';
 import { contract } from '../helpers/test-app.js';

@@ -1,7 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { adminContractPath, defaultContractPath, defaultScenariosDir } from '../../src/paths.js';
+import {
+  adminContractPath,
+  defaultContractPath,
+  defaultScenariosDir,
+} from '../../src/util/paths.js';
 import { parseYaml, YAML_CACHE_DIR, yamlCacheName } from '../../src/yaml/parse-yaml.js';
 
 const shipped = [

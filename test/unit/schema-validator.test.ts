@@ -2,7 +2,8 @@ import { createSchemaChecks } from '../../src/contract/schema-validator.js';
 import { contract } from '../helpers/test-app.js';
 
 describe('createSchemaChecks', () => {
-  const checkSchema = createSchemaChecks(contract.document);
+  const checks = createSchemaChecks(contract.document);
+  const checkSchema = (name: string) => checks.component(name);
 
   it('accepts a value that matches the schema', () => {
     expect(checkSchema('Pet')({ id: 1, name: 'Rex', categoryId: 2, status: 'sold' })).toEqual([]);

@@ -1,5 +1,5 @@
 import { parseJson, stringifyJson } from '../../src/json/json-codec.js';
-import type { Pet } from '../../src/pets/pet.js';
+import type { Pet } from '../../src/store/pet.js';
 import type { StoreData } from '../../src/store/store-data.js';
 import { StoreFileText } from '../../src/store/store-file-format.js';
 

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import type { Pet } from '../../src/pets/pet.js';
+import type { Pet } from '../../src/store/pet.js';
 import { journalHeader, journalPathOf } from '../../src/store/journal-format.js';
 import { PetStore } from '../../src/store/pet-store.js';
 import { readStoreFile } from '../../src/store/read-store-file.js';

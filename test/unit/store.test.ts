@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../../src/contract/openapi-document.js';
-import type { Pet } from '../../src/pets/pet.js';
+import { isRecord } from '../../src/util/is-record.js';
+import type { Pet } from '../../src/store/pet.js';
 import { journalPathOf } from '../../src/store/journal-format.js';
 import { openPetStore } from '../../src/store/open-store.js';
 import type { PetStore } from '../../src/store/pet-store.js';

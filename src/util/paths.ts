@@ -1,8 +1,20 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+
+/**
+ * The nearest folder at or above `from` holding package.json and openapi.yaml: the package root,
+ * wherever the build put this module (dist/util/ for import, dist/ inside the CommonJS bundle).
+ */
+function findPackageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'openapi.yaml'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`petstore-mock: no package root above ${from}`);
+  }
+}
 
 /** The package root: openapi.yaml, fixtures/ and scenarios/ sit there in a clone and in an install. */
-export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The pet API's contract document shipped with the package. */
 export const defaultContractPath = join(packageRoot, 'openapi.yaml');

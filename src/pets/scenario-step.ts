@@ -1,31 +1,25 @@
-import type { ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Operation } from '../contract/operation-index.js';
 import { CHALLENGE } from '../http/bearer-auth.js';
-import { HttpError, type ErrorBody, type ErrorCode } from '../http/http-error.js';
-import type { PetCall, Reply } from '../pets/pet-call.js';
+import type { SendJson } from '../http/exact-json.js';
+import type { ErrorBody, ErrorCode } from '../http/http-error.js';
+import { NotInContractError, preferredCode } from '../scenarios/prefer.js';
+import type { Random } from '../scenarios/random.js';
+import {
+  ruleFor,
+  scenarioNamed,
+  type Delay,
+  type Rule,
+  type Scenario,
+} from '../scenarios/scenario.js';
 import type { Session } from '../sessions/session.js';
-import { preferredCode } from './prefer.js';
-import type { Random } from './random.js';
-import { ruleFor, scenarioNamed, type Delay, type Rule, type Scenario } from './scenario.js';
+import type { PetCalls } from './pet-call.js';
 
 /** A rule chosen for a request, with what chose it (for the journal). */
 interface Forced {
   readonly rule: Rule;
   readonly by: string;
 }
-
-/**
- * What scenarios make of a request: `undefined` to answer it normally (after any delay), a
- * forced Reply, or `ended` when there is nothing to send (a network fault, or the client left).
- */
-export type ScenarioOutcome = Reply | 'ended' | undefined;
-
-/** Applies the scenarios in force to a request that passed auth and the contract checks. */
-export type ScenarioLayer = (
-  call: PetCall,
-  op: Operation,
-  session: Session,
-) => Promise<ScenarioOutcome>;
 
 const DEFAULT_ERRORS: Readonly<Record<number, { code: ErrorCode; message: string }>> = {
   400: {
@@ -43,7 +37,7 @@ function delayMs(delay: Delay, random: Random): number {
 }
 
 /** Waits, unless the client goes away first; resolves false if it did. */
-function wait(ms: number, res: ServerResponse): Promise<boolean> {
+function wait(ms: number, res: Response): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
@@ -55,28 +49,20 @@ function wait(ms: number, res: ServerResponse): Promise<boolean> {
   });
 }
 
-function notInContract(op: Operation, status: number): HttpError {
-  return new HttpError(
-    422,
-    'not_in_contract',
-    `The mock's control plane refused to force ${status}: the contract documents ${op.statuses.join(', ')} for ${op.operationId}.`,
-  );
-}
-
 /** Narrowest first: Prefer, then X-Mock-Scenario, then the session's active scenario. */
 function choose(
-  call: PetCall,
+  req: Request,
   op: Operation,
   session: Session,
   scenarios: ReadonlyMap<string, Scenario>,
 ): Forced | undefined {
-  const prefer = call.req.headers.prefer;
+  const prefer = req.headers.prefer;
   const code = preferredCode(Array.isArray(prefer) ? prefer.join(',') : prefer);
   if (code !== undefined) {
-    if (!op.statuses.includes(code)) throw notInContract(op, code);
+    if (!op.statuses.includes(code)) throw new NotInContractError(op, code);
     return { rule: { operations: [op.operationId], status: code }, by: `Prefer: code=${code}` };
   }
-  const name = call.req.headers['x-mock-scenario'];
+  const name = req.headers['x-mock-scenario'];
   if (typeof name === 'string' && name !== '') {
     const scenario = scenarioNamed(scenarios, name);
     // The request's own scenario replaces the session's for this request, matching or not.
@@ -94,29 +80,45 @@ function errorBody(rule: Rule, status: number): ErrorBody {
 
 /**
  * Applies scenarios to pet API requests that passed auth and validation: a delay, a network
- * fault, or a forced answer. Forced answers are checked against the contract like any other;
- * forced errors never reach the store.
+ * fault, or a forced answer. Forced answers go out through res.json, so the validator checks them
+ * like any other; forced errors never reach the store. Anything else goes on to the handler.
  */
-export function createScenarioLayer(scenarios: ReadonlyMap<string, Scenario>): ScenarioLayer {
-  return async (call, op, session) => {
-    const forced = choose(call, op, session, scenarios);
-    if (!forced) return undefined;
+export function applyScenarios(
+  scenarios: ReadonlyMap<string, Scenario>,
+  calls: PetCalls,
+  sendJson: SendJson,
+): RequestHandler {
+  return async function applyScenarios(req, res, next) {
+    const call = calls.of(req);
+    const op = call.match?.operation;
+    const session = call.session;
+    const forced = op && session && choose(req, op, session, scenarios);
+    if (!forced) {
+      next();
+      return;
+    }
     const { rule } = forced;
     call.forcedBy = forced.by;
-    if (rule.delay && !(await wait(delayMs(rule.delay, session.random), call.res))) return 'ended';
+    if (rule.delay && !(await wait(delayMs(rule.delay, session.random), res))) return;
     if (rule.fault === 'reset') {
-      call.req.socket.resetAndDestroy();
-      return 'ended';
+      req.socket.resetAndDestroy();
+      return;
     }
     if (rule.fault === 'close') {
-      call.req.socket.destroy();
-      return 'ended';
+      req.socket.destroy();
+      return;
     }
     const { status } = rule;
     // A delay alone, or a forced success the store answers itself.
-    if (status === undefined || (status < 300 && rule.body === undefined)) return undefined;
-    if (status < 300) return { status, body: rule.body };
+    if (status === undefined || (status < 300 && rule.body === undefined)) {
+      next();
+      return;
+    }
+    if (status < 300) {
+      sendJson(res, status, rule.body);
+      return;
+    }
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': CHALLENGE } : {};
-    return { status, body: errorBody(rule, status), headers };
+    sendJson(res, status, errorBody(rule, status), headers);
   };
 }

@@ -1,0 +1,21 @@
+import { startMockServer, type MockServer, type Pet } from 'petstore-mock';
+
+const auth = { Authorization: 'Bearer t' };
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 42, count: 50 }); // mock.url: http://127.0.0.1:<port>/v1
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.reset()); // data, scenario and journal back to the start
+
+test('lists the generated pets', async () => {
+  const res = await fetch(`${mock.url}/pets?limit=100`, { headers: auth });
+  const pets = (await res.json()) as Pet[];
+  expect(pets).toHaveLength(50);
+});
+
+test('shows an empty catalogue', async () => {
+  mock.useScenario('empty-catalogue', { times: 1 }); // or { session: 'worker-1' }
+  const res = await fetch(`${mock.url}/pets`, { headers: auth });
+  expect(await res.json()).toEqual([]);
+});

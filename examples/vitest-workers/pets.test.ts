@@ -1,0 +1,24 @@
+import { beforeEach, expect, test } from 'vitest';
+import { connectMock } from 'petstore-mock/workers';
+import type { Pet } from 'petstore-mock';
+
+const mock = connectMock(); // this worker's session: X-Mock-Session vitest-<VITEST_POOL_ID>
+const headers = { Authorization: 'Bearer t', ...mock.headers }; // give your API client these
+beforeEach(() => mock.reset()); // this session only: other workers keep their data
+
+test('a created pet is listed', async () => {
+  const created = await fetch(`${mock.url}/pets`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+  });
+  expect(created.status).toBe(201);
+  const pets = (await (await fetch(`${mock.url}/pets?limit=100`, { headers })).json()) as Pet[];
+  expect(pets.map((pet) => pet.name)).toContain('Rex');
+});
+
+test('a scenario applies to this worker only', async () => {
+  await mock.useScenario('empty-catalogue', { times: 1 });
+  const res = await fetch(`${mock.url}/pets`, { headers });
+  expect(await res.json()).toEqual([]);
+});

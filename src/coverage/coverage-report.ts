@@ -1,0 +1,86 @@
+import type { Operation } from '../contract/operation-index.js';
+import type { CoverageTally } from './coverage-tally.js';
+
+/** Answers of one status of one operation, in a report. */
+export interface StatusCoverage {
+  /** Whether the contract documents this status for the operation. */
+  readonly documented: boolean;
+  /** Answers with this status, forced ones included. */
+  readonly count: number;
+  /** Of those, the answers Prefer, X-Mock-Scenario or an active scenario shaped. */
+  readonly forced: number;
+}
+
+/** One operation of the contract, in a report. */
+export interface OperationCoverage {
+  readonly operationId: string;
+  readonly method: string;
+  /** Its path in the contract, below the base path, e.g. `/pets/{petId}`. */
+  readonly path: string;
+  /** Every documented status (count 0 if never answered), then any other status answered. */
+  readonly statuses: Readonly<Record<string, StatusCoverage>>;
+  /** Requests that got no answer at all: a network fault, or a client that left first. */
+  readonly noAnswer: number;
+}
+
+/** A method and path that matched no operation, with how often it was asked. */
+export interface UnmatchedCoverage {
+  readonly method: string;
+  readonly path: string;
+  readonly count: number;
+}
+
+/** What a test suite exercised of the contract (GET /__admin/coverage). */
+export interface CoverageReport {
+  readonly summary: {
+    /** Operation × documented status pairs of the contract. */
+    readonly documented: number;
+    /** Of those, the pairs answered at least once (forced answers included). */
+    readonly covered: number;
+    /** covered / documented, as a rounded percentage (100 when nothing is documented). */
+    readonly percent: number;
+  };
+  readonly operations: readonly OperationCoverage[];
+  readonly unmatched: readonly UnmatchedCoverage[];
+}
+
+/** The pairs covered out of those documented, as a percentage (not rounded). */
+export function exactPercent(summary: CoverageReport['summary']): number {
+  return summary.documented === 0 ? 100 : (summary.covered * 100) / summary.documented;
+}
+
+/** Reports a tally against the contract's operations; no tally reports nothing answered. */
+export function reportCoverage(
+  operations: readonly Operation[],
+  tally: CoverageTally | undefined,
+): CoverageReport {
+  let documented = 0;
+  let covered = 0;
+  const reported = operations.map((op): OperationCoverage => {
+    const answered = tally?.statusesOf(op.operationId) ?? new Map<number, never>();
+    const statuses = new Set([...op.statuses, ...answered.keys()]);
+    const entries = [...statuses].map((status): [string, StatusCoverage] => {
+      const isDocumented = op.statuses.includes(status);
+      const { count, forced } = answered.get(status) ?? { count: 0, forced: 0 };
+      if (isDocumented) {
+        documented += 1;
+        if (count > 0) covered += 1;
+      }
+      return [String(status), { documented: isDocumented, count, forced }];
+    });
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      path: op.pathKey,
+      statuses: Object.fromEntries(entries),
+      noAnswer: tally?.noAnswerOf(op.operationId) ?? 0,
+    };
+  });
+  const summary = { documented, covered, percent: 0 };
+  summary.percent = Math.round(exactPercent(summary));
+  return {
+    summary,
+    operations: reported,
+    unmatched: tally?.unmatched() ?? [],
+  };
+}

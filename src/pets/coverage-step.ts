@@ -1,0 +1,35 @@
+import type { RequestHandler } from 'express';
+import type { CoveredAnswer } from '../coverage/coverage-tally.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+import type { PetCall, PetCalls } from './pet-call.js';
+import { recordingSession } from './session-steps.js';
+
+/** How a finished call counts for coverage; its status null when none was sent. */
+function coveredAnswer(call: PetCall, status: number | null): CoveredAnswer {
+  const operation = call.match?.operation;
+  if (!operation) return { kind: 'unmatched', method: call.method, path: call.path };
+  return {
+    kind: 'operation',
+    operationId: operation.operationId,
+    status,
+    forced: call.forcedBy !== undefined,
+  };
+}
+
+/**
+ * Counts every pet API answer for coverage once it is known, in the whole suite's tally and in its
+ * session's (chosen as the journal chooses it). It reads only the final status and the call, so an
+ * answer counts the same whichever step gave it. No answer sent (a network fault, or a client that
+ * left) counts as the operation's `noAnswer`, covering no status.
+ */
+export function recordCoverage(sessions: SessionRegistry, calls: PetCalls): RequestHandler {
+  return function recordCoverage(req, res, next) {
+    const call = calls.of(req);
+    res.once('close', () => {
+      const answer = coveredAnswer(call, res.writableFinished ? res.statusCode : null);
+      sessions.coverage.record(answer);
+      recordingSession(call, req, sessions).coverage.record(answer);
+    });
+    next();
+  };
+}

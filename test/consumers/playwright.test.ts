@@ -1,0 +1,99 @@
+// The README's Playwright recipe from the packed tarball, against the page in examples/playwright/app
+// served locally, in Debian's Chromium (never a downloaded browser): a shared mock started in the
+// global setup, and petstore-mock/playwright's fixture giving each of two workers its own session.
+import { existsSync } from 'node:fs';
+import { playwrightCollideFiles, collideEnv } from './collide.js';
+import {
+  INSTALL_LIMIT_MS,
+  RUNNERS,
+  RUN_LIMIT_MS,
+  createConsumerProject,
+  freePort,
+  runCommand,
+  type ConsumerProject,
+} from './consumer-project.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** The recipe's config with the machine's Chromium: the README's file is imported unchanged. */
+const CI_CONFIG = `import config from './playwright.config';
+
+export default {
+  ...config,
+  reporter: 'list',
+  use: {
+    ...config.use,
+    launchOptions: {
+      executablePath: '${CHROMIUM}',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+};
+`;
+
+let project: ConsumerProject;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+  }
+  project = await createConsumerProject('playwright');
+  project.copyExample('playwright', '.');
+  project.writeFile('playwright.ci.config.ts', CI_CONFIG);
+  await project.install([RUNNERS.playwright]);
+}, INSTALL_LIMIT_MS);
+
+afterAll(() => {
+  project.remove();
+});
+
+async function playwright(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const APP_PORT = String(await freePort());
+  return runCommand(
+    project.dir,
+    'npx',
+    ['playwright', 'test', '--config', 'playwright.ci.config.ts', ...args],
+    { env: { APP_PORT, ...env } },
+  );
+}
+
+describe('Playwright Test against a page served locally', () => {
+  it(
+    'passes the recipe: the page lists, adds and shows a scenario from the worker session',
+    async () => {
+      const run = await playwright([]);
+      expect(run.output).toMatch(/3 passed/);
+      expect(run.code).toBe(0);
+    },
+    RUN_LIMIT_MS,
+  );
+
+  it(
+    'keeps two parallel workers apart, which collide without the fixture',
+    async () => {
+      for (const [name, content] of Object.entries(playwrightCollideFiles(false))) {
+        project.writeFile(name, content);
+      }
+      const shared = await playwright(['collide'], collideEnv(false));
+      expect(shared.output).toContain('collision:');
+      expect(shared.code).toBe(1);
+
+      for (const [name, content] of Object.entries(playwrightCollideFiles(true))) {
+        project.writeFile(name, content);
+      }
+      const isolated = await playwright(['collide'], collideEnv(true));
+      expect(isolated.output).toMatch(/2 passed/);
+      expect(isolated.output.match(/isolated: /g)).toHaveLength(2);
+      expect(isolated.code).toBe(0);
+    },
+    2 * RUN_LIMIT_MS,
+  );
+});

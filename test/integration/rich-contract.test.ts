@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import request from 'supertest';
+import { loadContract } from '../../src/contract/load-contract.js';
+import { expectError, somePets } from '../helpers/http-matrix.js';
+import { AUTH, createTestApp } from '../helpers/test-app.js';
+
+// A contract that the mock's former home-made checks refused to start on: express-openapi-validator
+// validates readOnly (requests), writeOnly (answers) and a discriminator (oneOf by petType).
+const rich = loadContract(join(import.meta.dirname, '..', 'fixtures', 'rich-contract.yaml'));
+
+async function richApp() {
+  return createTestApp({ contract: rich, pets: somePets(3) });
+}
+
+describe('a contract with readOnly, writeOnly and a discriminator', () => {
+  it('starts, and answers what keeps to it', async () => {
+    const { app } = await richApp();
+    const res = await request(app).get('/v1/pets').set(AUTH);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(3);
+  });
+
+  it('refuses a readOnly field sent in a request body', async () => {
+    const { app, store } = await richApp();
+    const res = await request(app)
+      .post('/v1/pets')
+      .set(AUTH)
+      .send({ petType: 'dog', id: 7, name: 'Rex', categoryId: 1 });
+    expect(expectError(res, 400, 'bad_request').message).toContain('id');
+    expect(store.size).toBe(3);
+  });
+
+  it('refuses a body whose discriminator names no mapped schema', async () => {
+    const { app, store } = await richApp();
+    const res = await request(app)
+      .post('/v1/pets')
+      .set(AUTH)
+      .send({ petType: 'fish', name: 'Nemo', categoryId: 1 });
+    expect(expectError(res, 400, 'bad_request').message).toContain('petType');
+    expect(store.size).toBe(3);
+  });
+
+  it('refuses, per the discriminator, a field of the other schema', async () => {
+    const { app } = await richApp();
+    const cat = await request(app)
+      .post('/v1/pets')
+      .set(AUTH)
+      .send({ petType: 'cat', name: 'Tom', categoryId: 1, purrs: 'loudly' });
+    expect(expectError(cat, 400, 'bad_request').message).toContain('purrs');
+  });
+
+  it('turns an answer carrying a writeOnly field into a 500 that names it', async () => {
+    const { app, logs } = await richApp();
+    const res = await request(app).get('/v1/pets/1').set(AUTH);
+    expect(expectError(res, 500, 'internal_error').message).toContain('categoryId');
+    expect(logs.some((line) => line.level === 50)).toBe(true);
+  });
+});
