@@ -1,5 +1,6 @@
 // The README's jest recipes from the packed tarball: plain `npx jest` (CommonJS, no config) on
 // Node 24 and 20, and one shared mock with a session per worker (petstore-mock/workers).
+import { join } from 'node:path';
 import { collideEnv, jestCollideFiles } from './collide.js';
 import {
   INSTALL_LIMIT_MS,
@@ -62,12 +63,23 @@ describe('jest workers: one mock for the run, a session per worker', () => {
       for (const [name, content] of Object.entries(jestCollideFiles())) {
         project.writeFile(name, content);
       }
-      const args = ['jest', 'collide', '--maxWorkers=2'];
-      const shared = await runCommand(project.dir, 'npx', args, { env: collideEnv(false) });
+      // A new cache folder for each run: jest runs fast test files in band when its cache has
+      // their timings from an earlier run, and in band worker a waits at the barrier for b.
+      const argsFor = (env: NodeJS.ProcessEnv): string[] => [
+        'jest',
+        'collide',
+        '--maxWorkers=2',
+        `--cacheDirectory=${join(env.COLLIDE_DIR ?? '', 'jest-cache')}`,
+      ];
+      const sharedEnv = collideEnv(false);
+      const shared = await runCommand(project.dir, 'npx', argsFor(sharedEnv), { env: sharedEnv });
       expect(shared.output).toContain('collision:');
       expect(shared.code).toBe(1);
 
-      const isolated = await mustRun(project.dir, 'npx', args, { env: collideEnv(true) });
+      const isolatedEnv = collideEnv(true);
+      const isolated = await mustRun(project.dir, 'npx', argsFor(isolatedEnv), {
+        env: isolatedEnv,
+      });
       expect(isolated.output).toMatch(/Tests:\s+2 passed, 2 total/);
       expect(isolated.output).toMatch(/isolated: .*"session":"jest-1"/);
       expect(isolated.output).toMatch(/isolated: .*"session":"jest-2"/);
