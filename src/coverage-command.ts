@@ -4,6 +4,7 @@ import {
   formatCoverage,
   isCoverageFormat,
   percentText,
+  violationsText,
   type CoverageFormat,
 } from './coverage/coverage-formats.js';
 import { exactPercent, type CoverageReport } from './coverage/coverage-report.js';
@@ -15,7 +16,7 @@ import { isRecord } from './util/is-record.js';
 export const COVERAGE_EXIT = {
   /** The report was printed, and every gate given passed. */
   passed: 0,
-  /** Under --fail-under, or a --require pair never answered. */
+  /** Under --fail-under, a --require pair never answered, or answers that broke the contract. */
   failed: 1,
   /** Bad arguments, or no report to read (mock unreachable, refused, not a mock). */
   unusable: 2,
@@ -40,6 +41,8 @@ interface CoverageCommand {
   readonly format: CoverageFormat;
   readonly failUnder: number | undefined;
   readonly required: readonly RequiredPair[];
+  /** Pass a report whose answers broke the contract (proxy mode against a drifted service). */
+  readonly allowViolations: boolean;
 }
 
 /** Where the output goes (stdout and stderr for the CLI). */
@@ -62,6 +65,7 @@ export const COVERAGE_HELP = [
   `  --format <format>             ${COVERAGE_FORMATS.join(', ')} (default text)`,
   '  --fail-under <percent>        exit 1 when fewer documented answers were covered',
   '  --require <op:status,...>     exit 1 unless each was answered, e.g. listPets:401,getPet:404',
+  '  --allow-violations            pass answers that broke the contract (else they exit 1)',
   '  --help, -h                    print this help',
   '',
   'Exit codes: 0 printed (and passed), 1 a gate failed, 2 bad arguments or no report to read.',
@@ -115,6 +119,7 @@ function parseFlags(argv: readonly string[]) {
         format: { type: 'string' },
         'fail-under': { type: 'string' },
         require: { type: 'string', multiple: true },
+        'allow-violations': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -143,6 +148,7 @@ function readCommand(argv: readonly string[], env: NodeJS.ProcessEnv): CoverageC
     format,
     failUnder: readPercent(values['fail-under']),
     required: readRequired(values.require ?? []),
+    allowViolations: values['allow-violations'] === true,
   };
 }
 
@@ -191,6 +197,12 @@ function gateFailures(report: CoverageReport, command: CoverageCommand): string[
     if ((op.statuses[status]?.count ?? 0) === 0) {
       failures.push(`${operationId} never answered ${status} (--require)`);
     }
+  }
+  const { violations } = report.summary;
+  if (violations > 0 && !command.allowViolations) {
+    failures.push(
+      `${violationsText(violations)} (GET /__admin/requests names each; --allow-violations passes them)`,
+    );
   }
   return failures;
 }

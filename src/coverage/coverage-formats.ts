@@ -35,6 +35,7 @@ interface Row {
   readonly documented: boolean;
   readonly count: number;
   readonly forced: number;
+  readonly violations: number;
 }
 
 function rowsOf(report: CoverageReport): Row[] {
@@ -53,9 +54,16 @@ export function uncoveredPairs(report: CoverageReport): string[] {
     .map((row) => `${row.op.operationId} ${row.status}`);
 }
 
+/** `1 answer broke the contract`, `2 answers broke ...`: the gate's message says it too. */
+export function violationsText(violations: number): string {
+  return `${violations} ${violations === 1 ? 'answer' : 'answers'} broke the contract`;
+}
+
 function headline(report: CoverageReport): string {
-  const { documented, covered, percent } = report.summary;
-  return `Contract coverage: ${covered} of ${documented} documented answers (${percent}%)`;
+  const { documented, covered, percent, violations } = report.summary;
+  const line = `Contract coverage: ${covered} of ${documented} documented answers (${percent}%)`;
+  // Said only when there are some: only proxy mode counts any (the real service's answers).
+  return violations > 0 ? `${line}; ${violationsText(violations)}` : line;
 }
 
 function verdict(row: Row): string {
@@ -72,15 +80,20 @@ function markdownText(text: string): string {
     .replace(/>/g, '&gt;');
 }
 
+function markOf(row: Row): string {
+  if (row.count === 0) return '❌ ';
+  return row.violations > 0 ? '⚠️ ' : '✅ ';
+}
+
 function toMarkdown(report: CoverageReport): string {
   const lines = [
     `### ${headline(report)}`,
     '',
-    '| operation | method | path | status | result | answers | forced |',
-    '| --- | --- | --- | --- | --- | ---: | ---: |',
+    '| operation | method | path | status | result | answers | forced | violations |',
+    '| --- | --- | --- | --- | --- | ---: | ---: | ---: |',
     ...rowsOf(report).map((row) => {
-      const mark = row.documented ? (row.count > 0 ? '✅ ' : '❌ ') : '';
-      return `| ${markdownText(row.op.operationId)} | ${row.op.method} | ${markdownText(row.op.path)} | ${row.status} | ${mark}${verdict(row)} | ${row.count} | ${row.forced} |`;
+      const mark = row.documented ? markOf(row) : '';
+      return `| ${markdownText(row.op.operationId)} | ${row.op.method} | ${markdownText(row.op.path)} | ${row.status} | ${mark}${verdict(row)} | ${row.count} | ${row.forced} | ${row.violations} |`;
     }),
   ];
   const noAnswer = report.operations.filter((op) => op.noAnswer > 0);
@@ -118,9 +131,26 @@ function xmlText(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
+/** A failed test case's failure element, or undefined for a passed one. */
+function junitFailure(row: Row): string | undefined {
+  const { operationId, method, path } = row.op;
+  if (row.violations > 0) {
+    const message = `${operationId} ${row.status}: ${row.violations} of ${row.count} ${row.count === 1 ? 'answer' : 'answers'} broke the contract`;
+    return `      <failure type="contract_violation" message="${xmlText(message)}">${xmlText(
+      `Answers with ${row.status} to ${operationId} (${method} ${path}) that broke the contract: ${row.violations} of ${row.count}. The request journal (GET /__admin/requests) names each violation.`,
+    )}</failure>`;
+  }
+  if (row.count > 0) return undefined;
+  const message = `${operationId} never answered ${row.status}`;
+  return `      <failure type="uncovered" message="${xmlText(message)}">${xmlText(
+    `No request of the tests got the ${row.status} the contract documents for ${operationId} (${method} ${path}).`,
+  )}</failure>`;
+}
+
 function toJunit(report: CoverageReport): string {
-  const cases = rowsOf(report).filter((row) => row.documented);
-  const failures = cases.filter((row) => row.count === 0).length;
+  // Every documented pair, and every other status whose answers broke the contract.
+  const cases = rowsOf(report).filter((row) => row.documented || row.violations > 0);
+  const failures = cases.filter((row) => junitFailure(row) !== undefined).length;
   const counts = `tests="${cases.length}" failures="${failures}" errors="0" skipped="0"`;
   const name = 'petstore-mock contract coverage';
   const lines = [
@@ -130,15 +160,9 @@ function toJunit(report: CoverageReport): string {
     ...cases.map((row) => {
       const what = `${row.op.method} ${row.op.path} answers ${row.status}`;
       const open = `    <testcase classname="${xmlText(row.op.operationId)}" name="${xmlText(what)}"`;
-      if (row.count > 0) return `${open}/>`;
-      const message = `${row.op.operationId} never answered ${row.status}`;
-      return [
-        `${open}>`,
-        `      <failure type="uncovered" message="${xmlText(message)}">${xmlText(
-          `No request of the tests got the ${row.status} the contract documents for ${row.op.operationId} (${row.op.method} ${row.op.path}).`,
-        )}</failure>`,
-        '    </testcase>',
-      ].join('\n');
+      const failure = junitFailure(row);
+      if (failure === undefined) return `${open}/>`;
+      return [`${open}>`, failure, '    </testcase>'].join('\n');
     }),
     `    <system-out>${xmlText(toText(report))}</system-out>`,
     '  </testsuite>',
@@ -162,7 +186,7 @@ function toText(report: CoverageReport): string {
     headline(report),
     '',
     ...table([
-      ['operation', 'method', 'path', 'status', 'answers', 'forced', 'result'],
+      ['operation', 'method', 'path', 'status', 'answers', 'forced', 'violations', 'result'],
       ...rowsOf(report).map((row) => [
         row.op.operationId,
         row.op.method,
@@ -170,6 +194,7 @@ function toText(report: CoverageReport): string {
         row.status,
         String(row.count),
         String(row.forced),
+        String(row.violations),
         verdict(row),
       ]),
     ]),

@@ -9,6 +9,8 @@ export interface StatusCoverage {
   readonly count: number;
   /** Of those, the answers Prefer, X-Mock-Scenario or an active scenario shaped. */
   readonly forced: number;
+  /** Of those, the answers that broke the contract (proxy mode: the real service's answers). */
+  readonly violations: number;
 }
 
 /** One operation of the contract, in a report. */
@@ -35,17 +37,24 @@ export interface CoverageReport {
   readonly summary: {
     /** Operation × documented status pairs of the contract. */
     readonly documented: number;
-    /** Of those, the pairs answered at least once (forced answers included). */
+    /**
+     * Of those, the pairs answered at least once (forced answers included, and answers that broke
+     * the contract: the pair was exercised; `violations` tells the answer was wrong).
+     */
     readonly covered: number;
     /** covered / documented, as a rounded percentage (100 when nothing is documented). */
     readonly percent: number;
+    /** Answers that broke the contract, of any status (proxy mode); the CLI gate fails on them. */
+    readonly violations: number;
   };
   readonly operations: readonly OperationCoverage[];
   readonly unmatched: readonly UnmatchedCoverage[];
 }
 
 /** The pairs covered out of those documented, as a percentage (not rounded). */
-export function exactPercent(summary: CoverageReport['summary']): number {
+export function exactPercent(
+  summary: Pick<CoverageReport['summary'], 'documented' | 'covered'>,
+): number {
   return summary.documented === 0 ? 100 : (summary.covered * 100) / summary.documented;
 }
 
@@ -56,17 +65,27 @@ export function reportCoverage(
 ): CoverageReport {
   let documented = 0;
   let covered = 0;
+  let violations = 0;
   const reported = operations.map((op): OperationCoverage => {
     const answered = tally?.statusesOf(op.operationId) ?? new Map<number, never>();
     const statuses = new Set([...op.statuses, ...answered.keys()]);
     const entries = [...statuses].map((status): [string, StatusCoverage] => {
       const isDocumented = op.statuses.includes(status);
-      const { count, forced } = answered.get(status) ?? { count: 0, forced: 0 };
+      const counts = answered.get(status) ?? { count: 0, forced: 0, violations: 0 };
       if (isDocumented) {
         documented += 1;
-        if (count > 0) covered += 1;
+        if (counts.count > 0) covered += 1;
       }
-      return [String(status), { documented: isDocumented, count, forced }];
+      violations += counts.violations;
+      return [
+        String(status),
+        {
+          documented: isDocumented,
+          count: counts.count,
+          forced: counts.forced,
+          violations: counts.violations,
+        },
+      ];
     });
     return {
       operationId: op.operationId,
@@ -76,8 +95,8 @@ export function reportCoverage(
       noAnswer: tally?.noAnswerOf(op.operationId) ?? 0,
     };
   });
-  const summary = { documented, covered, percent: 0 };
-  summary.percent = Math.round(exactPercent(summary));
+  const percent = Math.round(exactPercent({ documented, covered }));
+  const summary = { documented, covered, percent, violations };
   return {
     summary,
     operations: reported,

@@ -10,6 +10,8 @@ export type CoveredAnswer =
       readonly status: number | null;
       /** Whether Prefer, X-Mock-Scenario or an active scenario shaped the answer. */
       readonly forced: boolean;
+      /** Proxy mode: whether the real service's answer broke the contract. */
+      readonly brokeContract: boolean;
     }
   | {
       /** Its method and path named no operation of the contract (404, 405). */
@@ -23,6 +25,8 @@ export interface StatusCount {
   /** Every answer with this status, forced ones included. */
   count: number;
   forced: number;
+  /** Of those, the answers that broke the contract (proxy mode: the real service's). */
+  violations: number;
 }
 
 /** A method and path that matched no operation, as kept. */
@@ -61,9 +65,9 @@ interface OperationCounts {
 }
 
 /**
- * What the pet API answered, counted: per operation and status (with how many were forced), the
- * requests of each operation that got no answer, and the most frequent requests that matched no
- * operation. Its size is bounded by COVERAGE_LIMITS.
+ * What the pet API answered, counted: per operation and status (with how many were forced and how
+ * many broke the contract), the requests of each operation that got no answer, and the most
+ * frequent requests that matched no operation. Its size is bounded by COVERAGE_LIMITS.
  */
 export class CoverageTally {
   readonly #operations = new Map<string, OperationCounts>();
@@ -88,11 +92,12 @@ export class CoverageTally {
     }
     let status = counts.statuses.get(answer.status);
     if (!status) {
-      status = { count: 0, forced: 0 };
+      status = { count: 0, forced: 0, violations: 0 };
       counts.statuses.set(answer.status, status);
     }
     status.count += 1;
     if (answer.forced) status.forced += 1;
+    if (answer.brokeContract) status.violations += 1;
   }
 
   /** The answers of one operation, by status. */

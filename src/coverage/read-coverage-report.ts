@@ -27,10 +27,14 @@ function text(value: unknown, what: string): string {
 
 function readStatus(value: unknown, what: string): StatusCoverage {
   if (!isRecord(value) || typeof value.documented !== 'boolean') fail(what);
+  const answers = count(value.count, `${what}.count`);
+  const violations = count(value.violations, `${what}.violations`);
+  if (violations > answers) fail(`${what}.violations is more than its count`);
   return {
     documented: value.documented,
-    count: count(value.count, `${what}.count`),
+    count: answers,
     forced: count(value.forced, `${what}.forced`),
+    violations,
   };
 }
 
@@ -70,6 +74,7 @@ export function readCoverageReport(value: unknown): CoverageReport {
       documented: count(summary.documented, 'summary.documented'),
       covered: count(summary.covered, 'summary.covered'),
       percent: count(summary.percent, 'summary.percent'),
+      violations: count(summary.violations, 'summary.violations'),
     },
     operations: value.operations.map(readOperation),
     unmatched: value.unmatched.map(readUnmatched),

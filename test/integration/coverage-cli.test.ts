@@ -10,6 +10,7 @@ import {
   type RunningCli,
 } from '../helpers/process-cli.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
+import { json, scriptedUpstream } from '../helpers/upstream.js';
 
 // Processes start slowly on a loaded machine: generous limits, and no assertion on time.
 const SLOW = 60_000;
@@ -121,6 +122,59 @@ describe('petstore-mock coverage: the pipeline gate', () => {
         expect({ args, code: exit.code }).toEqual({ args, code: 2 });
       }
       expect((await coverage('--require', 'noSuchOperation:200')).code).toBe(2);
+    },
+    SLOW,
+  );
+});
+
+describe('petstore-mock coverage: answers that broke the contract (proxy mode)', () => {
+  it(
+    'exits 1 with one line saying how many, unless --allow-violations',
+    async () => {
+      // A real service that drifted: a pet status the contract does not know.
+      const upstream = await scriptedUpstream({
+        'GET /pets': json(200, [{ id: 1, name: 'Rex', categoryId: 1, status: 'lost' }]),
+        'GET /pets/1': json(200, { id: 1, name: 'Rex', categoryId: 1 }),
+      });
+      let proxy: RunningCli | undefined;
+      try {
+        proxy = await startCli([
+          '--port',
+          '0',
+          '--admin-token',
+          ADMIN_TOKEN,
+          '--proxy-target',
+          upstream.url,
+        ]);
+        const url = new URL(proxy.url).origin;
+        const gate = (...args: string[]) =>
+          runCli(['coverage', '--url', url, '--admin-token', ADMIN_TOKEN, ...args]);
+        expect((await fetch(`${proxy.url}/pets/1`, { headers: AUTH })).status).toBe(200);
+        expect((await gate()).code).toBe(0);
+        for (let i = 0; i < 2; i += 1) {
+          expect((await fetch(`${proxy.url}/pets`, { headers: AUTH })).status).toBe(200);
+        }
+        const failed = await gate();
+        expect(failed.code).toBe(1);
+        expect(failed.stderr.trimEnd().split('\n')).toEqual([
+          'petstore-mock coverage: 2 answers broke the contract (GET /__admin/requests names each; --allow-violations passes them)',
+        ]);
+        expect(failed.stdout.split('\n')[0]).toBe(
+          'Contract coverage: 2 of 8 documented answers (25%); 2 answers broke the contract',
+        );
+        const allowed = await gate('--allow-violations', '--fail-under', '20');
+        expect(allowed.code).toBe(0);
+        expect(allowed.stderr).toBe('');
+        const junit = await gate('--allow-violations', '--format', 'junit');
+        expect(junit.stdout).toContain('message="listPets 200: 2 of 2 answers broke the contract"');
+        const json = await gate('--allow-violations', '--format', 'json');
+        expect(readCoverageReport(JSON.parse(json.stdout)).summary.violations).toBe(2);
+        const help = await runCli(['coverage', '--help']);
+        expect(help.stdout).toContain('--allow-violations');
+      } finally {
+        if (proxy) await stopCli(proxy);
+        await upstream.close();
+      }
     },
     SLOW,
   );

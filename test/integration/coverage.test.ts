@@ -34,16 +34,16 @@ describe('GET /__admin/coverage: what the pet API answered, against the contract
     const no = { documented: false };
     const yes = { documented: true };
     expect(res.body).toEqual({
-      summary: { documented: 8, covered: 6, percent: 75 },
+      summary: { documented: 8, covered: 6, percent: 75, violations: 0 },
       operations: [
         {
           operationId: 'listPets',
           method: 'GET',
           path: '/pets',
           statuses: {
-            '200': { ...yes, count: 1, forced: 0 },
-            '400': { ...no, count: 1, forced: 0 },
-            '401': { ...yes, count: 1, forced: 0 },
+            '200': { ...yes, count: 1, forced: 0, violations: 0 },
+            '400': { ...no, count: 1, forced: 0, violations: 0 },
+            '401': { ...yes, count: 1, forced: 0, violations: 0 },
           },
           noAnswer: 0,
         },
@@ -52,9 +52,9 @@ describe('GET /__admin/coverage: what the pet API answered, against the contract
           method: 'POST',
           path: '/pets',
           statuses: {
-            '201': { ...yes, count: 1, forced: 0 },
-            '400': { ...yes, count: 1, forced: 0 },
-            '401': { ...yes, count: 0, forced: 0 },
+            '201': { ...yes, count: 1, forced: 0, violations: 0 },
+            '400': { ...yes, count: 1, forced: 0, violations: 0 },
+            '401': { ...yes, count: 0, forced: 0, violations: 0 },
           },
           noAnswer: 0,
         },
@@ -63,9 +63,9 @@ describe('GET /__admin/coverage: what the pet API answered, against the contract
           method: 'GET',
           path: '/pets/{petId}',
           statuses: {
-            '200': { ...yes, count: 0, forced: 0 },
-            '401': { ...yes, count: 1, forced: 1 },
-            '404': { ...yes, count: 1, forced: 0 },
+            '200': { ...yes, count: 0, forced: 0, violations: 0 },
+            '401': { ...yes, count: 1, forced: 1, violations: 0 },
+            '404': { ...yes, count: 1, forced: 0, violations: 0 },
           },
           noAnswer: 0,
         },
@@ -80,7 +80,7 @@ describe('GET /__admin/coverage: what the pet API answered, against the contract
     const res = await request(app).delete('/__admin/coverage').expect(204);
     expect(res.text).toBe('');
     const report = await coverageOf(app);
-    expect(report.summary).toEqual({ documented: 8, covered: 0, percent: 0 });
+    expect(report.summary).toEqual({ documented: 8, covered: 0, percent: 0, violations: 0 });
     expect(
       report.operations.flatMap((op) => Object.values(op.statuses).map((s) => s.count)),
     ).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);

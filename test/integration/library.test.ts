@@ -76,7 +76,12 @@ describe('startMockServer, as a consumer test suite uses it', () => {
     await listPets();
     await fetch(`${mock.url}/pets/1`, { headers: AUTH });
     await mock.reset();
-    expect(mock.coverage().summary).toEqual({ documented: 8, covered: 2, percent: 25 });
+    expect(mock.coverage().summary).toEqual({
+      documented: 8,
+      covered: 2,
+      percent: 25,
+      violations: 0,
+    });
     expect(mock.coverage({ format: 'markdown' })).toContain('| getPet | GET |');
     await listPets({ 'X-Mock-Session': 'worker-9' });
     expect(mock.coverage({ session: 'worker-9' }).summary.covered).toBe(1);

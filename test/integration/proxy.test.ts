@@ -2,6 +2,7 @@ import request from 'supertest';
 import { startMockServer, type MockServer } from '../../src/index.js';
 import type { Proxy } from '../../src/proxy/proxy.js';
 import type { Scenario } from '../../src/scenarios/scenario.js';
+import { coverageOf } from '../helpers/coverage-http.js';
 import { asPet, expectError, somePets } from '../helpers/http-matrix.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 import { AUTH, createTestApp, shippedScenarios, type TestApp } from '../helpers/test-app.js';
@@ -402,6 +403,59 @@ describe('proxy mode: scenarios, Prefer and sessions', () => {
     const { app } = await proxyApp(upstream.url);
     expectError(await request(app).get('/v1/pets'), 401, 'unauthorized');
     expectError(await request(app).get('/v1/pets?limit=0').set(AUTH), 400, 'bad_request');
+    expect(upstream.received).toEqual([]);
+  });
+});
+
+describe('proxy mode: coverage counts what the real service answered, and how it broke the contract', () => {
+  it.each([
+    ['lenient', false, [200, 200, 503, 201]],
+    ['strict', true, [502, 200, 502, 502]],
+  ])(
+    '%s: by the real service’s status (not the 502 sent), with the answers that broke it',
+    async (_mode, strict, sent) => {
+      const upstream = await scripted({
+        'GET /pets': json(200, [{ id: 1, name: 'Rex', categoryId: 1, status: 'lost' }]),
+        'GET /pets/1': json(200, { id: 1, name: 'Rex', categoryId: 1 }),
+        'GET /pets/2': json(503, { code: 'down', message: 'maintenance', status: 503 }),
+        'POST /pets': { status: 201, headers: { 'Content-Type': 'text/plain' }, body: 'made' },
+      });
+      const { app } = await proxyApp(upstream.url, { strict });
+      const statuses = [
+        (await request(app).get('/v1/pets').set(AUTH)).status,
+        (await request(app).get('/v1/pets/1').set(AUTH)).status,
+        (await request(app).get('/v1/pets/2').set(AUTH)).status,
+        (await request(app).post('/v1/pets').set(AUTH).send({ name: 'Rex', categoryId: 1 })).status,
+      ];
+      expect(statuses).toEqual(sent);
+      const report = await coverageOf(app);
+      // A status answered only with broken answers is still covered; the violations say so.
+      expect(report.summary).toEqual({ documented: 8, covered: 3, percent: 38, violations: 3 });
+      const counted = Object.fromEntries(
+        report.operations.map((op) => [
+          op.operationId,
+          Object.fromEntries(
+            Object.entries(op.statuses)
+              .filter(([, s]) => s.count > 0)
+              .map(([status, s]) => [status, [s.documented, s.count, s.violations]]),
+          ),
+        ]),
+      );
+      expect(counted).toEqual({
+        listPets: { '200': [true, 1, 1] },
+        getPet: { '200': [true, 1, 0], '503': [false, 1, 1] },
+        createPet: { '201': [true, 1, 1] },
+      });
+    },
+  );
+
+  it('a forced answer is the mock’s own: no violation, whatever the real service would say', async () => {
+    const upstream = await scripted({ default: json(500, 'broken') });
+    const { app } = await proxyApp(upstream.url, { strict: true });
+    await request(app).get('/v1/pets').set(AUTH).set('Prefer', 'code=401').expect(401);
+    const report = await coverageOf(app);
+    expect(report.summary.violations).toBe(0);
+    expect(report.operations[0]?.statuses['401']).toMatchObject({ count: 1, forced: 1 });
     expect(upstream.received).toEqual([]);
   });
 });

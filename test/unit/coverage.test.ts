@@ -14,8 +14,22 @@ import { contract } from '../helpers/test-app.js';
 
 const OPERATIONS = contract.operations.operations;
 
-function answer(operationId: string, status: number | null, forced = false) {
-  return { kind: 'operation', operationId, status, forced } as const;
+function answer(operationId: string, status: number | null, forced = false, brokeContract = false) {
+  return { kind: 'operation', operationId, status, forced, brokeContract } as const;
+}
+
+/** An answer of the real service (proxy mode) that broke the contract. */
+function broken(operationId: string, status: number) {
+  return answer(operationId, status, false, true);
+}
+
+/** The issue's tally, then what a drifted real service answered: 3 answers broke the contract. */
+function proxiedTally(): CoverageTally {
+  const tally = issueTally();
+  tally.record(broken('listPets', 200)); // one of listPets' two 200s
+  tally.record(broken('getPet', 200)); // getPet 200 answered only with broken answers
+  tally.record(broken('getPet', 503)); // a status the contract does not document
+  return tally;
 }
 
 function unmatched(method: string, path: string) {
@@ -88,9 +102,22 @@ describe('CoverageTally', () => {
     tally.record(answer('getPet', 404));
     tally.record(answer('getPet', 404, true));
     tally.record(answer('getPet', null, true));
-    expect([...tally.statusesOf('getPet')]).toEqual([[404, { count: 2, forced: 1 }]]);
+    expect([...tally.statusesOf('getPet')]).toEqual([
+      [404, { count: 2, forced: 1, violations: 0 }],
+    ]);
     expect(tally.noAnswerOf('getPet')).toBe(1);
     expect(tally.noAnswerOf('listPets')).toBe(0);
+  });
+
+  it('counts the answers that broke the contract by status', () => {
+    const tally = new CoverageTally();
+    tally.record(answer('getPet', 200));
+    tally.record(broken('getPet', 200));
+    tally.record(broken('getPet', 503));
+    expect([...tally.statusesOf('getPet')]).toEqual([
+      [200, { count: 2, forced: 0, violations: 1 }],
+      [503, { count: 1, forced: 0, violations: 1 }],
+    ]);
   });
 
   it(`keeps at most ${COVERAGE_LIMITS.unmatched} unmatched requests, paths and methods cut short`, () => {
@@ -117,7 +144,7 @@ describe('CoverageTally', () => {
 describe('reportCoverage: a tally against the contract', () => {
   it('documents 8 operation × status pairs in openapi.yaml, each listed even when never answered', () => {
     const report = reportCoverage(OPERATIONS, undefined);
-    expect(report.summary).toEqual({ documented: 8, covered: 0, percent: 0 });
+    expect(report.summary).toEqual({ documented: 8, covered: 0, percent: 0, violations: 0 });
     expect(report.operations.map((op) => [op.operationId, Object.keys(op.statuses)])).toEqual([
       ['listPets', ['200', '401']],
       ['createPet', ['201', '400', '401']],
@@ -127,13 +154,39 @@ describe('reportCoverage: a tally against the contract', () => {
 
   it('counts covered pairs (forced ones too) and lists undocumented statuses once answered', () => {
     const report = reportCoverage(OPERATIONS, issueTally());
-    expect(report.summary).toEqual({ documented: 8, covered: 6, percent: 75 });
+    expect(report.summary).toEqual({ documented: 8, covered: 6, percent: 75, violations: 0 });
     expect(report.operations[0]?.statuses['400']).toEqual({
       documented: false,
       count: 1,
       forced: 0,
+      violations: 0,
     });
     expect(uncoveredPairs(report)).toEqual(['createPet 401', 'getPet 200']);
+  });
+
+  it('counts violations per status and in the summary; a broken answer still covers its status', () => {
+    const report = reportCoverage(OPERATIONS, proxiedTally());
+    expect(report.summary).toEqual({ documented: 8, covered: 7, percent: 88, violations: 3 });
+    const [listPets, , getPet] = report.operations;
+    expect(listPets?.statuses['200']).toEqual({
+      documented: true,
+      count: 2,
+      forced: 0,
+      violations: 1,
+    });
+    expect(getPet?.statuses['200']).toEqual({
+      documented: true,
+      count: 1,
+      forced: 0,
+      violations: 1,
+    });
+    expect(getPet?.statuses['503']).toEqual({
+      documented: false,
+      count: 1,
+      forced: 0,
+      violations: 1,
+    });
+    expect(uncoveredPairs(report)).toEqual(['createPet 401']);
   });
 
   it('rounds the percentage: 1 of 8 is 13', () => {
@@ -147,6 +200,7 @@ describe('reportCoverage: a tally against the contract', () => {
       documented: 0,
       covered: 0,
       percent: 100,
+      violations: 0,
     });
   });
 });
@@ -161,10 +215,22 @@ describe('formatCoverage', () => {
   it('markdown: a headline and one table row per operation × status', () => {
     const md = formatCoverage(report, 'markdown');
     expect(md).toMatch(/^### Contract coverage: 6 of 8 documented answers \(75%\)\n/);
-    expect(md).toContain('| listPets | GET | /pets | 200 | ✅ covered | 1 | 0 |');
-    expect(md).toContain('| getPet | GET | /pets/{petId} | 200 | ❌ never answered | 0 | 0 |');
-    expect(md).toContain('| listPets | GET | /pets | 400 | not in the contract | 1 | 0 |');
+    expect(md).toContain('| status | result | answers | forced | violations |');
+    expect(md).toContain('| listPets | GET | /pets | 200 | ✅ covered | 1 | 0 | 0 |');
+    expect(md).toContain('| getPet | GET | /pets/{petId} | 200 | ❌ never answered | 0 | 0 | 0 |');
+    expect(md).toContain('| listPets | GET | /pets | 400 | not in the contract | 1 | 0 | 0 |');
     expect(md).toContain('| GET | /v1/nope | 1 |');
+  });
+
+  it('markdown: the violations in the headline, a column, and a warning mark', () => {
+    const md = formatCoverage(reportCoverage(OPERATIONS, proxiedTally()), 'markdown');
+    expect(md).toMatch(
+      /^### Contract coverage: 7 of 8 documented answers \(88%\); 3 answers broke the contract\n/,
+    );
+    expect(md).toContain('| listPets | GET | /pets | 200 | ⚠️ covered | 2 | 0 | 1 |');
+    expect(md).toContain(
+      '| getPet | GET | /pets/{petId} | 503 | not in the contract | 1 | 0 | 1 |',
+    );
   });
 
   it('markdown: a path a client chose cannot break the table or inject HTML', () => {
@@ -184,6 +250,22 @@ describe('formatCoverage', () => {
     expect(xml).toContain('<testcase classname="listPets" name="GET /pets answers 200"/>');
   });
 
+  it('junit: a failed test case per operation × status whose answers broke the contract', () => {
+    const xml = formatCoverage(reportCoverage(OPERATIONS, proxiedTally()), 'junit');
+    // 8 documented pairs and the undocumented getPet 503; createPet 401 never answered.
+    expect(xml).toContain('tests="9" failures="4"');
+    expect(xml.match(/<failure type="contract_violation" /g)).toHaveLength(3);
+    expect(xml).toContain(
+      '<failure type="contract_violation" message="listPets 200: 1 of 2 answers broke the contract">',
+    );
+    expect(xml).toContain('<testcase classname="getPet" name="GET /pets/{petId} answers 503">');
+    expect(xml).toContain('message="getPet 503: 1 of 1 answer broke the contract"');
+    // Answered without a violation: passes, as before.
+    expect(xml).toContain('<testcase classname="listPets" name="GET /pets answers 401"/>');
+    // An undocumented status answered without a violation (the mock's own 400) is no test case.
+    expect(xml).not.toContain('name="GET /pets answers 400"');
+  });
+
   it('junit: escapes what a client sent, and drops what XML cannot hold', () => {
     const tally = new CoverageTally();
     tally.record(unmatched('GET', '/v1/&<>"\'\u0001'));
@@ -197,11 +279,32 @@ describe('formatCoverage', () => {
     tally.record(answer('createPet', null, true));
     const text = formatCoverage(reportCoverage(OPERATIONS, tally), 'text');
     expect(text.split('\n')[0]).toBe('Contract coverage: 6 of 8 documented answers (75%)');
-    expect(text).toMatch(/createPet +POST +\/pets +401 +0 +0 +never answered/);
+    expect(text).toMatch(/answers +forced +violations +result\n/);
+    expect(text).toMatch(/createPet +POST +\/pets +401 +0 +0 +0 +never answered/);
     expect(text).toMatch(/No answer \(network fault, or the client left\):\n +createPet +1/);
     expect(text).toMatch(/Matched no operation of the contract:\n +GET +\/v1\/nope +1/);
   });
+
+  it('text: the violations in the headline and their column', () => {
+    const text = formatCoverage(reportCoverage(OPERATIONS, proxiedTally()), 'text');
+    expect(text.split('\n')[0]).toBe(
+      'Contract coverage: 7 of 8 documented answers (88%); 3 answers broke the contract',
+    );
+    expect(text).toMatch(/getPet +GET +\/pets\/\{petId\} +200 +1 +0 +1 +covered/);
+    expect(text).toMatch(/getPet +GET +\/pets\/\{petId\} +503 +1 +0 +1 +not in the contract/);
+  });
 });
+
+/** A one-operation report body with one status's counts as given. */
+function reportWithStatus(status: Record<string, unknown>) {
+  return {
+    summary: { documented: 1, covered: 1, percent: 100, violations: 2 },
+    operations: [
+      { operationId: 'x', method: 'GET', path: '/', statuses: { 200: status }, noAnswer: 0 },
+    ],
+    unmatched: [],
+  };
+}
 
 describe('coverage files and reports read back', () => {
   it.each([
@@ -219,24 +322,37 @@ describe('coverage files and reports read back', () => {
     ['no summary', { operations: [], unmatched: [] }],
     [
       'a negative count',
-      { summary: { documented: -1, covered: 0, percent: 0 }, operations: [], unmatched: [] },
+      {
+        summary: { documented: -1, covered: 0, percent: 0, violations: 0 },
+        operations: [],
+        unmatched: [],
+      },
+    ],
+    [
+      'a summary without violations (an older mock)',
+      { summary: { documented: 0, covered: 0, percent: 100 }, operations: [], unmatched: [] },
     ],
     [
       'a status without documented',
       {
-        summary: { documented: 1, covered: 0, percent: 0 },
+        summary: { documented: 1, covered: 0, percent: 0, violations: 0 },
         operations: [
           { operationId: 'x', method: 'GET', path: '/', statuses: { 200: {} }, noAnswer: 0 },
         ],
         unmatched: [],
       },
     ],
+    ['a status without violations', reportWithStatus({ documented: true, count: 1, forced: 0 })],
+    [
+      'more violations than answers',
+      reportWithStatus({ documented: true, count: 1, forced: 0, violations: 2 }),
+    ],
   ])('refuses %s as a report', (_what, value) => {
     expect(() => readCoverageReport(value)).toThrow(NotACoverageReportError);
   });
 
   it('reads back what it wrote', () => {
-    const report: CoverageReport = reportCoverage(OPERATIONS, issueTally());
+    const report: CoverageReport = reportCoverage(OPERATIONS, proxiedTally());
     expect(readCoverageReport(JSON.parse(JSON.stringify(report)))).toEqual(report);
   });
 });
