@@ -6,7 +6,9 @@ import { errorMessage } from './util/error-message.js';
 import { defaultFixturesPath, defaultScenariosDir } from './util/paths.js';
 import { OPTION_NAMES, OPTIONS, type OptionDoc, type OptionName } from './options.js';
 import type { ProxySettings } from './proxy/proxy.js';
+import { DEFAULT_JOURNAL_BYTES } from './sessions/journal.js';
 import { PET_STATUSES, isPetStatus, type PetStatus } from './store/pet.js';
+import { DEFAULT_STORE_LIMITS, type StoreLimits } from './store/store-budget.js';
 
 /** The mock's settings: built once from defaults, environment and flags; never changed. */
 export interface Config {
@@ -33,6 +35,10 @@ export interface Config {
   readonly proxy: ProxySettings | undefined;
   /** Connections, pipelining and timeouts: what no client may exceed. */
   readonly connections: ConnectionLimits;
+  /** What clients may add to the stores: pets per session, bytes across sessions. */
+  readonly store: StoreLimits;
+  /** Bytes all sessions' journals may keep together. */
+  readonly journalBytes: number;
 }
 
 /** A setting that cannot be used; its message is one line naming the flag or variable. */
@@ -216,6 +222,31 @@ function apiKeysOf(given: Given | undefined): string[] {
 const MIN_TIMEOUT_MS = 100;
 const MAX_TIMEOUT_MS = 3_600_000;
 
+/** Largest byte budget accepted: 64 GiB, more than any machine here would hold. */
+const MAX_BUDGET_BYTES = 2 ** 36;
+
+/** A byte budget: at least `min`, at most MAX_BUDGET_BYTES. */
+function sizeOf(
+  get: (name: OptionName) => Given | undefined,
+  name: OptionName,
+  min: number,
+  fallback: number,
+): number {
+  const given = get(name);
+  return given ? integer(given.label, given.value, min, MAX_BUDGET_BYTES) : fallback;
+}
+
+/** What clients may add to the stores. */
+function storeLimitsOf(get: (name: OptionName) => Given | undefined): StoreLimits {
+  const maxPets = get('max-pets');
+  return Object.freeze({
+    maxPets: maxPets
+      ? integer(maxPets.label, maxPets.value, 0, 10_000_000)
+      : DEFAULT_STORE_LIMITS.maxPets,
+    maxBytes: sizeOf(get, 'max-store-bytes', 1024 * 1024, DEFAULT_STORE_LIMITS.maxBytes),
+  });
+}
+
 /** The connection budgets and timeouts; the headers are part of the request, so come within it. */
 function connectionLimitsOf(get: (name: OptionName) => Given | undefined): ConnectionLimits {
   const read = (name: OptionName, min: number, max: number, fallback: number): number => {
@@ -392,6 +423,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Com
     coverageReport: coverageReport && reportFile(coverageReport.label, coverageReport.value),
     proxy: proxySettings(get),
     connections: connectionLimitsOf(get),
+    store: storeLimitsOf(get),
+    journalBytes: sizeOf(get, 'journal-bytes', 64 * 1024, DEFAULT_JOURNAL_BYTES),
   };
   return { kind: 'run', config: Object.freeze(config) };
 }

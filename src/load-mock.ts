@@ -11,6 +11,7 @@ import { createSession, createSessionFactory } from './sessions/create-session.j
 import { SessionRegistry } from './sessions/session-registry.js';
 import { loadInitialData } from './store/initial-data-for.js';
 import { openPetStore } from './store/open-store.js';
+import { StoreBudget } from './store/store-budget.js';
 
 /** A start that failed for a reason the user can act on; its message is one line. */
 export class StartError extends Error {
@@ -39,11 +40,15 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
         : { kind: 'fixtures', path: config.fixturesPath },
       checkPet,
     );
+    const budget = new StoreBudget(config.store);
     const sessionOptions = {
       initial,
       seed: config.seed ?? DEFAULT_SEED,
       journalSize: config.journalSize,
+      // Each session's share, the default session's included, so all of them fit together.
+      journalBytes: Math.floor(config.journalBytes / (config.maxSessions + 1)),
       startupScenario,
+      budget,
     };
     // Before the store, which holds the --db file's lock: a target or record file that cannot
     // be used stops the start with nothing to undo.
@@ -54,7 +59,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
         checkPet,
         logger,
       }));
-    const store = await openPetStore({ initial, dbPath: config.dbPath, checkPet });
+    const store = await openPetStore({ initial, dbPath: config.dbPath, checkPet, budget });
     const sessions = new SessionRegistry(
       createSession(undefined, store, sessionOptions),
       createSessionFactory(sessionOptions),

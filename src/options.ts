@@ -1,5 +1,7 @@
 import { DEFAULT_CONNECTION_LIMITS as LIMITS } from './connections/limits.js';
+import { DEFAULT_JOURNAL_BYTES } from './sessions/journal.js';
 import { PET_STATUSES } from './store/pet.js';
+import { DEFAULT_STORE_LIMITS } from './store/store-budget.js';
 
 /** How one option is documented (in --help and the README's table). */
 export interface OptionDoc {
@@ -92,6 +94,25 @@ export const OPTIONS = {
     value: '<n>',
     fallback: '1000',
     description: 'requests kept in each session journal (GET /__admin/requests)',
+  },
+  'journal-bytes': {
+    env: 'MOCK_JOURNAL_BYTES',
+    value: '<bytes>',
+    fallback: String(DEFAULT_JOURNAL_BYTES),
+    description:
+      'bytes all journals may keep together; each session keeps at most its share (/ max-sessions + 1)',
+  },
+  'max-pets': {
+    env: 'MOCK_MAX_PETS',
+    value: '<n>',
+    fallback: String(DEFAULT_STORE_LIMITS.maxPets),
+    description: 'pets one session may add until its reset; more answer 507 store_full',
+  },
+  'max-store-bytes': {
+    env: 'MOCK_MAX_STORE_BYTES',
+    value: '<bytes>',
+    fallback: String(DEFAULT_STORE_LIMITS.maxBytes),
+    description: 'bytes the added pets of all sessions may take; more answer 507 store_full',
   },
   'admin-token': {
     env: 'MOCK_ADMIN_TOKEN',

@@ -29,6 +29,12 @@ export interface MockServerOptions {
   scenariosDir?: string;
   maxSessions?: number;
   journalSize?: number;
+  /** Pets one session may add until its reset (default 100000); more answer 507 store_full. */
+  maxPets?: number;
+  /** Bytes the added pets of all sessions may take (256 MiB). */
+  maxStoreBytes?: number;
+  /** Bytes all sessions' journals may keep together (64 MiB). */
+  journalBytes?: number;
   /** Every admin call must carry it; an empty token is refused (leave it out for open admin). */
   adminToken?: string;
   /** Write the whole suite's coverage report here on close (.json, .md or .xml). */
@@ -95,6 +101,9 @@ const FLAGS: Record<string, string> = {
   scenariosDir: 'scenarios-dir',
   maxSessions: 'max-sessions',
   journalSize: 'journal-size',
+  journalBytes: 'journal-bytes',
+  maxPets: 'max-pets',
+  maxStoreBytes: 'max-store-bytes',
   adminToken: 'admin-token',
   coverageReport: 'coverage-report',
   proxyTarget: 'proxy-target',

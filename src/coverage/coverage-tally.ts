@@ -1,4 +1,4 @@
-import { truncate } from '../util/quote-text.js';
+import { detached, truncate } from '../util/quote-text.js';
 import { TopCounts } from './top-counts.js';
 
 /** How one pet API request ended, as coverage counts it. */
@@ -48,16 +48,6 @@ export const COVERAGE_LIMITS = {
   /** Characters kept of such a method (Node's parser knows only the standard ones). */
   method: 16,
 } as const;
-
-/**
- * A copy of a short text that keeps no reference to the text it was cut from: V8 may keep a slice
- * as a view of its whole parent, which would hold up to a 16 kB request path per kept entry.
- * JSON.parse makes a new string.
- */
-function detached(text: string): string {
-  const copy: unknown = JSON.parse(JSON.stringify(text));
-  return typeof copy === 'string' ? copy : text;
-}
 
 interface OperationCounts {
   readonly statuses: Map<number, StatusCount>;

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'unknown_scenario'
   | 'invalid_preference'
   | 'invalid_session'
+  // A create over the store's budgets (--max-pets, --max-store-bytes): nothing was stored.
+  | 'store_full'
   // Proxy mode (--proxy-target): the real service broke the contract, or could not be reached.
   | 'contract_violation'
   | 'upstream_unreachable';

@@ -2,6 +2,7 @@ import { error as validatorErrors } from 'express-openapi-validator';
 import { InvalidPreferenceError, NotInContractError } from '../scenarios/prefer.js';
 import { UnknownScenarioError } from '../scenarios/scenario.js';
 import { InvalidSessionError } from '../sessions/session-registry.js';
+import { StoreFullError } from '../store/store-budget.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText, truncate } from '../util/quote-text.js';
 import { HttpError } from './http-error.js';
@@ -212,7 +213,7 @@ function fromBodyParser(type: string, request: FailedRequest): HttpError {
   }
 }
 
-/** The refusals of the mock's control plane (scenarios, sessions), by their type. */
+/** The refusals of the mock's control plane (scenarios, sessions, budgets), by their type. */
 function fromControlPlane(error: Error): HttpError | undefined {
   if (error instanceof UnknownScenarioError) {
     return new HttpError(422, 'unknown_scenario', error.message);
@@ -224,6 +225,7 @@ function fromControlPlane(error: Error): HttpError | undefined {
   }
   if (error instanceof InvalidSessionError)
     return new HttpError(422, 'invalid_session', error.message);
+  if (error instanceof StoreFullError) return new HttpError(507, 'store_full', error.message);
   return undefined;
 }
 

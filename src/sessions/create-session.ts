@@ -4,6 +4,7 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { ScenarioSwitch } from '../scenarios/scenario-switch.js';
 import { createMemoryStore } from '../store/open-store.js';
 import type { PetStore } from '../store/pet-store.js';
+import type { StoreBudget } from '../store/store-budget.js';
 import type { StoreSnapshot } from '../store/store-data.js';
 import { Journal } from './journal.js';
 import type { Session } from './session.js';
@@ -13,7 +14,11 @@ export interface SessionOptions {
   /** Seed of the delays drawn from scenario ranges. */
   seed: number;
   journalSize: number;
+  /** Bytes its journal may keep; unbounded (but for journalSize) if absent. */
+  journalBytes?: number | undefined;
   startupScenario?: Scenario | undefined;
+  /** What the stores of all sessions may add together. */
+  budget?: StoreBudget | undefined;
 }
 
 /** Builds a session around a given store (the default session's may be file-backed). */
@@ -26,7 +31,7 @@ export function createSession(
     id,
     store,
     scenarios: new ScenarioSwitch(options.startupScenario),
-    journal: new Journal(options.journalSize),
+    journal: new Journal(options.journalSize, options.journalBytes),
     coverage: new CoverageTally(),
     random: createRandom(options.seed),
   };
@@ -35,6 +40,6 @@ export function createSession(
 /** A factory of named sessions: each starts in memory from the initial data. */
 export function createSessionFactory(options: SessionOptions): (id: string) => Session {
   return (id) => {
-    return createSession(id, createMemoryStore(options.initial), options);
+    return createSession(id, createMemoryStore(options.initial, options.budget), options);
   };
 }

@@ -1,3 +1,5 @@
+import { truncatedCopy } from '../util/quote-text.js';
+
 /** One request as the journal keeps it. */
 export interface JournalEntry {
   readonly time: string;
@@ -12,31 +14,92 @@ export interface JournalEntry {
   readonly validationErrors: readonly string[];
 }
 
-/** The last `capacity` requests, in a ring: memory stays bounded whatever the traffic. */
+/** Bytes all sessions' journals may keep together (--journal-bytes). */
+export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024;
+
+/** What one entry may keep of the client's text; longer is cut and ends with `…`. */
+export const JOURNAL_ENTRY_LIMITS = {
+  path: 1024,
+  requestId: 128,
+  /** Validation errors kept of one request, and characters of each. */
+  errors: 20,
+  error: 512,
+} as const;
+
+/** What V8 spends on an entry besides its strings' characters (objects, array, headers). */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+/** An entry as kept: client text cut to JOURNAL_ENTRY_LIMITS, apart from the request's strings. */
+function kept(entry: JournalEntry): JournalEntry {
+  const { errors, error } = JOURNAL_ENTRY_LIMITS;
+  const extra = entry.validationErrors.length - errors;
+  const validationErrors = entry.validationErrors
+    .slice(0, errors)
+    .map((text) => truncatedCopy(text, error));
+  if (extra > 0) validationErrors.push(`(and ${extra} more)`);
+  return {
+    ...entry,
+    requestId: truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId),
+    path: truncatedCopy(entry.path, JOURNAL_ENTRY_LIMITS.path),
+    validationErrors,
+  };
+}
+
+/** What an entry is charged against the journal's bytes (two bytes a character, at worst). */
+function costOf(entry: JournalEntry): number {
+  let chars = entry.time.length + entry.requestId.length + entry.method.length + entry.path.length;
+  chars += (entry.operationId?.length ?? 0) + (entry.scenario?.length ?? 0);
+  for (const text of entry.validationErrors) chars += text.length;
+  return 2 * chars + ENTRY_OVERHEAD_BYTES;
+}
+
+/**
+ * The last requests, newest last: at most `capacity` of them and `maxBytes` of them together
+ * (the oldest go first), so memory stays bounded whatever the traffic. Long client text in an
+ * entry is cut (JOURNAL_ENTRY_LIMITS).
+ */
 export class Journal {
   readonly #capacity: number;
-  #entries: JournalEntry[] = [];
-  #next = 0;
+  readonly #maxBytes: number;
+  #entries: { entry: JournalEntry; cost: number }[] = [];
+  #bytes = 0;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, maxBytes = Number.POSITIVE_INFINITY) {
     this.#capacity = capacity;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Bytes the kept entries are charged. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   record(entry: JournalEntry): void {
     if (this.#capacity === 0) return;
-    if (this.#entries.length < this.#capacity) this.#entries.push(entry);
-    else this.#entries[this.#next] = entry;
-    this.#next = (this.#next + 1) % this.#capacity;
+    const item = { entry: kept(entry), cost: 0 };
+    item.cost = costOf(item.entry);
+    if (item.cost > this.#maxBytes) return;
+    this.#entries.push(item);
+    this.#bytes += item.cost;
+    while (this.#entries.length > this.#capacity || this.#bytes > this.#maxBytes) {
+      const oldest = this.#entries.shift();
+      if (!oldest) break;
+      this.#bytes -= oldest.cost;
+    }
   }
 
   /** Newest first, at most `limit`. */
   list(limit: number): JournalEntry[] {
-    const ordered = [...this.#entries.slice(this.#next), ...this.#entries.slice(0, this.#next)];
-    return ordered.reverse().slice(0, limit);
+    const newest: JournalEntry[] = [];
+    for (let i = this.#entries.length - 1; i >= 0 && newest.length < limit; i -= 1) {
+      const item = this.#entries[i];
+      if (item) newest.push(item.entry);
+    }
+    return newest;
   }
 
   clear(): void {
     this.#entries = [];
-    this.#next = 0;
+    this.#bytes = 0;
   }
 }

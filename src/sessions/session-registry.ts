@@ -57,8 +57,12 @@ export class SessionRegistry {
     } else {
       session = this.#create(id);
       if (this.#named.size >= this.#max) {
-        const oldest = this.#named.keys().next();
-        if (oldest.done !== true) this.#named.delete(oldest.value);
+        const oldest = this.#named.entries().next();
+        if (oldest.done !== true) {
+          const [oldestId, dropped] = oldest.value;
+          this.#named.delete(oldestId);
+          dropped.store.discard(); // gives back what its pets took of the store's budget
+        }
       }
     }
     this.#named.set(id, session);

@@ -1,7 +1,8 @@
-import { Low, Memory } from 'lowdb';
+import { Low } from 'lowdb';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../util/error-message.js';
 import { PetStore } from './pet-store.js';
+import type { StoreBudget } from './store-budget.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 import { createStoreFile } from './store-file.js';
 import { lockStoreFile } from './store-lock.js';
@@ -12,11 +13,16 @@ export interface OpenStoreOptions {
   /** A JSON file that keeps the store across restarts; in memory when absent. */
   dbPath?: string | undefined;
   checkPet: SchemaCheck;
+  /** What clients may add: shared by every store of one mock; unlimited-ish defaults if absent. */
+  budget?: StoreBudget | undefined;
 }
 
-/** A store in memory, starting from (a copy of) `initial`: the default session's or a named one's. */
-export function createMemoryStore(initial: StoreSnapshot): PetStore {
-  return new PetStore(new Low(new Memory<StoreData>(), copyStoreData(initial)), initial);
+/**
+ * A store in memory that shares `initial` (never changed) and keeps only what it adds: the default
+ * session's or a named one's.
+ */
+export function createMemoryStore(initial: StoreSnapshot, budget?: StoreBudget): PetStore {
+  return new PetStore(undefined, initial, budget ? { budget } : {});
 }
 
 /** Opens a pet store: in memory, or in a JSON file whose existing content wins over `initial`. */
@@ -24,9 +30,10 @@ export async function openPetStore({
   initial,
   dbPath,
   checkPet,
+  budget,
 }: OpenStoreOptions): Promise<PetStore> {
   if (dbPath === undefined) {
-    return createMemoryStore(initial);
+    return createMemoryStore(initial, budget);
   }
   let release: () => Promise<void>;
   try {
@@ -44,7 +51,7 @@ export async function openPetStore({
     } catch (error) {
       throw new Error(`cannot write the store file ${dbPath}: ${errorMessage(error)}`);
     }
-    return new PetStore(db, initial, release);
+    return new PetStore(db, initial, budget ? { budget, release } : { release });
   } catch (error) {
     await release();
     throw error;

@@ -3,6 +3,7 @@ import { nextInt64, type Int64 } from '../json/int64.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createCoalescedWrite } from './coalesced-write.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
+import { StoreBudget, petCost } from './store-budget.js';
 
 /** The query of listPets, after validation and defaults. */
 export interface ListQuery {
@@ -10,72 +11,100 @@ export interface ListQuery {
   status?: PetStatus;
 }
 
-/** The pets of one store, over an injected lowdb; knows nothing of HTTP. */
+/**
+ * The pets of one store, knows nothing of HTTP. They are kept in ascending id order as a base
+ * that is never changed, then the store's own: a store in memory starts from the initial data
+ * shared with every other session (its own list empty), so a new session costs no copy of a large
+ * initial list, and only what it adds. A file store's own list is the lowdb data it writes.
+ */
 export class PetStore {
-  readonly #db: Low<StoreData>;
+  /** A file store's lowdb; undefined in memory, where nothing is written. */
+  readonly #db: Low<StoreData> | undefined;
   readonly #initial: StoreSnapshot;
+  readonly #budget: StoreBudget;
   /** Saves the store; concurrent callers share one write. */
   readonly #save: () => Promise<void>;
-
   /** Gives back what the store holds besides memory (a file store's lock). */
   readonly #release: () => Promise<void>;
 
+  #base: readonly Pet[];
+  #own: Pet[];
+  #nextId: Int64;
+  /** Pets added since the start or the last reset, and the bytes they were charged. */
+  #added = 0;
+  #addedBytes = 0;
+  /** Set once its session is dropped: what it adds then is charged to no budget. */
+  #discarded = false;
+
   /**
-   * `db` must already hold validated data; `initial` is what reset() restores; `release` is
-   * called by close().
+   * In memory without `db`; else `db` must already hold validated data, which the store then
+   * owns and writes. `initial` is what reset() restores; it is shared, never changed. `release`
+   * is called by close().
    */
   constructor(
-    db: Low<StoreData>,
+    db: Low<StoreData> | undefined,
     initial: StoreSnapshot,
-    release: () => Promise<void> = () => Promise.resolve(),
+    options: { budget?: StoreBudget; release?: () => Promise<void> } = {},
   ) {
     this.#db = db;
-    // Its own copy of the list: a caller changing its initial data later changes nothing here.
-    this.#initial = copyStoreData(initial);
-    this.#save = createCoalescedWrite(() => db.write());
-    this.#release = release;
+    this.#initial = initial;
+    this.#budget = options.budget ?? new StoreBudget();
+    this.#save = db ? createCoalescedWrite(() => db.write()) : () => Promise.resolve();
+    this.#release = options.release ?? (() => Promise.resolve());
+    if (db) {
+      this.#base = [];
+      this.#own = db.data.pets;
+      this.#nextId = db.data.nextId;
+    } else {
+      this.#base = initial.pets;
+      this.#own = [];
+      this.#nextId = initial.nextId;
+    }
   }
 
   /** Number of pets stored. */
   get size(): number {
-    return this.#db.data.pets.length;
+    return this.#base.length + this.#own.length;
   }
 
   /** Pets in ascending id order; O(limit) when unfiltered. */
   list({ limit, status }: ListQuery): Pet[] {
-    const { pets } = this.#db.data;
-    if (status === undefined) return pets.slice(0, limit);
+    if (status === undefined) {
+      const first = this.#base.slice(0, limit);
+      return first.length < limit ? first.concat(this.#own.slice(0, limit - first.length)) : first;
+    }
     const found: Pet[] = [];
-    for (const pet of pets) {
-      if (pet.status !== status) continue;
-      found.push(pet);
-      if (found.length === limit) break;
+    for (const pets of [this.#base, this.#own]) {
+      for (const pet of pets) {
+        if (pet.status !== status) continue;
+        found.push(pet);
+        if (found.length === limit) return found;
+      }
     }
     return found;
   }
 
   /** The pet with this id, if any: a binary search, as pets are kept in ascending id order. */
   get(id: Int64): Pet | undefined {
-    const { pets } = this.#db.data;
-    let low = 0;
-    let high = pets.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const pet = pets[middle];
-      if (pet === undefined || pet.id === id) return pet;
-      if (pet.id < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    return findById(this.#base, id) ?? findById(this.#own, id);
   }
 
-  /** Stores a new pet under the next id; resolves once the store has written it. */
+  /**
+   * Stores a new pet under the next id; resolves once the store has written it. Over a budget it
+   * throws StoreFullError: nothing stored, no id used.
+   */
   async create(newPet: NewPet): Promise<Pet> {
-    const data = this.#db.data;
-    const pet: Pet = { id: data.nextId, name: newPet.name, categoryId: newPet.categoryId };
+    const pet: Pet = { id: this.#nextId, name: newPet.name, categoryId: newPet.categoryId };
     if (newPet.status !== undefined) pet.status = newPet.status;
-    data.nextId = nextInt64(data.nextId);
-    data.pets.push(pet);
+    const cost = petCost(pet);
+    if (!this.#discarded) {
+      this.#budget.take(this.#added, cost);
+      this.#addedBytes += cost;
+    }
+    this.#added += 1;
+    this.#nextId = nextInt64(this.#nextId);
+    this.#own.push(pet);
+    if (this.#db) this.#db.data.nextId = this.#nextId;
     await this.#save();
     return pet;
   }
@@ -95,9 +124,42 @@ export class PetStore {
     await this.#release();
   }
 
-  /** Puts back exactly the initial pets and id counter. */
+  /** Puts back exactly the initial pets and id counter, and gives back what they were charged. */
   async reset(): Promise<void> {
-    this.#db.data = copyStoreData(this.#initial);
+    this.#giveBack();
+    this.#nextId = this.#initial.nextId;
+    if (this.#db) {
+      this.#db.data = copyStoreData(this.#initial);
+      this.#own = this.#db.data.pets;
+    } else {
+      this.#own = [];
+    }
     await this.#save();
   }
+
+  /** Its session was dropped: gives back its budget, and charges nothing from now on. */
+  discard(): void {
+    this.#giveBack();
+    this.#discarded = true;
+  }
+
+  #giveBack(): void {
+    if (!this.#discarded) this.#budget.give(this.#addedBytes);
+    this.#added = 0;
+    this.#addedBytes = 0;
+  }
+}
+
+/** Binary search of pets in ascending id order. */
+function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
+  let low = 0;
+  let high = pets.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const pet = pets[middle];
+    if (pet === undefined || pet.id === id) return pet;
+    if (pet.id < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import { ConfigError, OPTIONS, helpText, loadConfig, type Config } from '../../src/config.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../src/connections/limits.js';
+import type { StoreLimits } from '../../src/store/store-budget.js';
 import { defaultFixturesPath, defaultScenariosDir } from '../../src/util/paths.js';
 
 /** The config of a command line that must run; fails the test on help/version. */
@@ -52,6 +53,8 @@ describe('loadConfig: defaults', () => {
         keepAliveTimeoutMs: 5_000,
         writeTimeoutMs: 30_000,
       },
+      store: { maxPets: 100_000, maxBytes: 256 * 1024 * 1024 },
+      journalBytes: 64 * 1024 * 1024,
     });
     expect(runConfig([], {}).connections).toEqual(DEFAULT_CONNECTION_LIMITS);
   });
@@ -81,8 +84,9 @@ describe('loadConfig: defaults', () => {
 });
 
 /** Some settings of a config, the connection limits among them. */
-type ConfigPart = Partial<Omit<Config, 'connections'>> & {
+type ConfigPart = Partial<Omit<Config, 'connections' | 'store'>> & {
   connections?: Partial<ConnectionLimits>;
+  store?: Partial<StoreLimits>;
 };
 
 interface OptionCase {
@@ -296,6 +300,30 @@ const OPTION_CASES: OptionCase[] = [
     fromEnv: { proxy: { ...PROXY, recordPath: '/data/env-seen.json' } },
     fromFlag: { proxy: { ...PROXY, recordPath: '/data/flag-seen.json' } },
     needs: ['--proxy-target', TARGET],
+  },
+  {
+    flag: 'journal-bytes',
+    env: 'MOCK_JOURNAL_BYTES',
+    envValue: '1048576',
+    flagValue: '2097152',
+    fromEnv: { journalBytes: 1_048_576 },
+    fromFlag: { journalBytes: 2_097_152 },
+  },
+  {
+    flag: 'max-pets',
+    env: 'MOCK_MAX_PETS',
+    envValue: '10',
+    flagValue: '0',
+    fromEnv: { store: { maxPets: 10 } },
+    fromFlag: { store: { maxPets: 0 } },
+  },
+  {
+    flag: 'max-store-bytes',
+    env: 'MOCK_MAX_STORE_BYTES',
+    envValue: '1048576',
+    flagValue: '5000000',
+    fromEnv: { store: { maxBytes: 1_048_576 } },
+    fromFlag: { store: { maxBytes: 5_000_000 } },
   },
   limitCase('max-connections', 'maxConnections', 50, 60),
   limitCase('max-queued-bytes', 'maxQueuedBytes', 65_536, 131_072),
