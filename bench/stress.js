@@ -14,6 +14,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { killChildrenOnExit, rssMiB, spawnNodeServer, stopServer } from './lib/children.js';
 import { freePort, statusOf, waitFor200 } from './lib/http-probe.js';
 
+/** The heap cap the image and `npm start` run the mock with (Dockerfile NODE_OPTIONS). */
+const HEAP_FLAG = '--max-old-space-size=640';
+
 /** Peak RSS the server may reach in any attack, in MiB (README: Limits). */
 export const BOUND_MIB = 768;
 
@@ -234,6 +237,7 @@ async function runAttack(attack) {
   const port = await freePort();
   const origin = `http://${HOST}:${port}`;
   const server = spawnNodeServer([
+    HEAP_FLAG,
     'dist/cli.js',
     '--port',
     String(port),

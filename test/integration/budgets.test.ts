@@ -50,7 +50,7 @@ describe('the store budgets', () => {
     expect(await count()).toBe(before + 2);
     await mock.reset();
     const again = (await (await create('again')).json()) as Pet;
-    expect(again.id).toBe(second.id - 1);
+    expect(again.id).toBe(Number(second.id) - 1);
   });
 
   it('count each session on its own for --max-pets', async () => {
