@@ -183,12 +183,14 @@ inspect() { podman image inspect --format "$1" "$IMAGE"; }
 [ "$(inspect '{{.Config.User}}')" = node ] || fail "image user is '$(inspect '{{.Config.User}}')', want node"
 inspect '{{json .Config.Env}}' | grep -q '"HOST=0.0.0.0"' || fail "image has no HOST=0.0.0.0"
 inspect '{{json .Config.Env}}' | grep -q '"PORT=4010"' || fail "image has no PORT=4010"
+inspect '{{json .Config.Env}}' | grep -q '"NODE_OPTIONS=--max-old-space-size=640"' ||
+  fail "image has no NODE_OPTIONS=--max-old-space-size=640 (the heap the budgets are sized for)"
 inspect '{{json .Config.ExposedPorts}}' | grep -q '4010/tcp' || fail "image does not EXPOSE 4010"
 inspect '{{json .Config.Healthcheck}}' | grep -q 'dist/healthcheck.js' ||
   fail "image has no HEALTHCHECK running dist/healthcheck.js: $(inspect '{{json .Config.Healthcheck}}')"
 [ "$(inspect '{{json .Config.Entrypoint}}')" = '["node","dist/cli.js"]' ] ||
   fail "entrypoint is $(inspect '{{json .Config.Entrypoint}}'), want [\"node\",\"dist/cli.js\"]"
-ok "image config: user node, HOST=0.0.0.0, PORT=4010, EXPOSE 4010, HEALTHCHECK node dist/healthcheck.js"
+ok "image config: user node, HOST=0.0.0.0, PORT=4010, 640 MiB heap, EXPOSE 4010, HEALTHCHECK node dist/healthcheck.js"
 
 # Arguments after the image are the CLI's: --version reads /app/package.json.
 want_version=$(node -p 'require("./package.json").version')
