@@ -59,7 +59,15 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
         checkPet,
         logger,
       }));
-    const store = await openPetStore({ initial, dbPath: config.dbPath, checkPet, budget });
+    const store = await openPetStore({
+      initial,
+      dbPath: config.dbPath,
+      checkPet,
+      budget,
+      warn: (message) => {
+        logger.warn(message);
+      },
+    });
     const sessions = new SessionRegistry(
       createSession(undefined, store, sessionOptions),
       createSessionFactory(sessionOptions),

@@ -15,6 +15,8 @@ export interface OpenStoreOptions {
   checkPet: SchemaCheck;
   /** What clients may add: shared by every store of one mock; unlimited-ish defaults if absent. */
   budget?: StoreBudget | undefined;
+  /** Told what the store could not use and kept aside (a stale journal); silent if absent. */
+  warn?: ((message: string) => void) | undefined;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function openPetStore({
   dbPath,
   checkPet,
   budget,
+  warn,
 }: OpenStoreOptions): Promise<PetStore> {
   if (dbPath === undefined) {
     return createMemoryStore(initial, budget);
@@ -42,8 +45,8 @@ export async function openPetStore({
     throw new Error(`cannot use the store file ${dbPath}: ${errorMessage(error)}`);
   }
   try {
-    const file = createStoreFile(dbPath, checkPet);
-    const stored = await file.read(); // deletes a stale journal, before anything is written
+    const file = createStoreFile(dbPath, checkPet, undefined, warn);
+    const stored = await file.read(); // moves a stale journal aside, before anything is written
     const db = new Low(file, stored ?? copyStoreData(initial));
     // Written at once, so a new file exists (and a bad path fails) before the server answers.
     try {

@@ -48,11 +48,21 @@ function addJournal(data: StoreData, entries: unknown[], path: string, checkPet:
   if (last !== undefined && nextInt64(last) > data.nextId) data.nextId = nextInt64(last);
 }
 
-/** A store file as read: its data (null for no file), and whether a journal beside it is stale. */
+/** A journal that does not extend the store file as it is (another version, or no file at all). */
+export interface StaleJournal {
+  /** Its pet lines (after the header line), which the file may or may not hold too. */
+  readonly pets: number;
+}
+
+/** A store file as read: its data (null for no file), and a journal beside it that is stale. */
 export interface StoreFileContent {
   readonly data: StoreData | null;
-  /** A journal that does not extend the file as it is (another version, or no file at all). */
-  readonly staleJournal: boolean;
+  readonly staleJournal: StaleJournal | null;
+}
+
+function staleJournalOf(bytes: Buffer): StaleJournal {
+  const lines = bytes.toString('utf8').split('\n').slice(1);
+  return { pets: lines.filter((line) => line.trim() !== '').length };
 }
 
 /**
@@ -68,15 +78,17 @@ export async function readStoreFileContent(
     readIfExists(path, 'store file'),
     readIfExists(journalPath, 'store journal'),
   ]);
-  if (bytes === null) return { data: null, staleJournal: journalBytes !== null };
+  if (bytes === null) {
+    return { data: null, staleJournal: journalBytes && staleJournalOf(journalBytes) };
+  }
   const data = parseStoreFile(bytes, path, checkPet);
-  if (journalBytes === null) return { data, staleJournal: false };
+  if (journalBytes === null) return { data, staleJournal: null };
   // A journal of another version: the file was written whole after it (then a crash came before
   // the journal was deleted), or replaced by hand. Either way the file holds what counts.
   const entries = journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes]));
-  if (entries === null) return { data, staleJournal: true };
+  if (entries === null) return { data, staleJournal: staleJournalOf(journalBytes) };
   addJournal(data, entries, journalPath, checkPet);
-  return { data, staleJournal: false };
+  return { data, staleJournal: null };
 }
 
 /** The data of a store file with its journal (see readStoreFileContent); null for no file. */

@@ -16,12 +16,13 @@ export const MIN_JOURNAL_BYTES = 1024 * 1024;
  * The file is written whole (atomically, then the journal is deleted) on the first write, after
  * a reset, once the journal is as large as the file, after a failed write, and on a write that
  * adds nothing (a flush, as on shutdown). Reads put the file and its journal back together, and
- * delete a journal that does not extend the file.
+ * rename aside (with a warning) a journal that does not extend the file.
  */
 export function createStoreFile(
   path: string,
   checkPet: SchemaCheck,
   minJournalBytes = MIN_JOURNAL_BYTES,
+  warn: (message: string) => void = () => undefined,
 ): Adapter<StoreData> {
   const text = new StoreFileText();
   const journal = new StoreJournal(journalPathOf(path));
@@ -43,9 +44,15 @@ export function createStoreFile(
   return {
     read: async () => {
       const { data, staleJournal } = await readStoreFileContent(path, checkPet);
-      // Deleted before anything is written: a new file with the same content as the version it
-      // extended (the fixtures after 'rm pets.json', say) would otherwise bring its pets back.
-      if (staleJournal) await journal.remove();
+      // Moved away before anything is written: a new file with the same content as the version it
+      // extended (the fixtures after 'rm pets.json', say) would otherwise bring its pets back. Kept,
+      // not deleted, and said: after a hand edit of the file, its pets are nowhere else.
+      if (staleJournal) {
+        const aside = await journal.keepAside();
+        warn(
+          `the journal beside ${path} does not extend it (edited or replaced?): its ${staleJournal.pets} pets are not loaded; kept as ${aside}`,
+        );
+      }
       return data;
     },
     write: async (data) => {

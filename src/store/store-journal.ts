@@ -68,6 +68,16 @@ export class StoreJournal {
     }
   }
 
+  /**
+   * Renames the journal aside (`<journal>.stale-<time>`), never deleting it, and says where: for a
+   * journal that does not extend the store file, whose pets may be nowhere else.
+   */
+  async keepAside(now: Date = new Date()): Promise<string> {
+    const aside = `${this.#path}.stale-${now.toISOString().replace(/[:.]/g, '-')}`;
+    await renameFile(this.#path, aside);
+    return aside;
+  }
+
   /** Closes and deletes the journal: for when the store file has been written whole. */
   async remove(): Promise<void> {
     const fd = this.#fd;

@@ -1,4 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { Pet } from '../../src/store/pet.js';
@@ -57,6 +65,27 @@ describe('the store file and its journal', () => {
     await store.flush(); // writes the file whole, then deletes the journal
     copyFileSync(join(dir, 'old'), journal()); // as if the crash came before the deletion
     expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
+  });
+
+  it('keeps a journal that does not extend the file aside, and says so, after a hand edit', async () => {
+    const store = await openStore();
+    for (const name of ['A', 'B', 'C']) await store.create({ name, categoryId: 1 });
+    // The same content, pretty-printed by hand: the journal's digest no longer matches.
+    writeFileSync(file, JSON.stringify(readJsonFile(file), null, 2));
+    const warnings: string[] = [];
+    const adapter = createStoreFile(file, checkPet, undefined, (message) => warnings.push(message));
+    expect(await adapter.read()).toEqual({ nextId: 2, pets: INITIAL });
+    expect(existsSync(journal())).toBe(false);
+    const aside = readdirSync(dir).filter((name) => name.includes('.journal.stale-'));
+    expect(aside).toHaveLength(1);
+    expect(
+      readFileSync(join(dir, aside[0] ?? ''), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(4);
+    expect(warnings).toEqual([
+      expect.stringContaining(`its 3 pets are not loaded; kept as ${join(dir, aside[0] ?? '')}`),
+    ]);
   });
 
   it('after a crash in the middle of a reset, reads the state before it or after it', async () => {
