@@ -2,7 +2,7 @@ import { error as validatorErrors } from 'express-openapi-validator';
 import { InvalidPreferenceError, NotInContractError } from '../scenarios/prefer.js';
 import { UnknownScenarioError } from '../scenarios/scenario.js';
 import { InvalidSessionError } from '../sessions/session-registry.js';
-import { StoreFullError } from '../store/store-budget.js';
+import { StoreFullError, StoreWriteError } from '../store/store-budget.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText, truncate } from '../util/quote-text.js';
 import { HttpError } from './http-error.js';
@@ -226,6 +226,7 @@ function fromControlPlane(error: Error): HttpError | undefined {
   if (error instanceof InvalidSessionError)
     return new HttpError(422, 'invalid_session', error.message);
   if (error instanceof StoreFullError) return new HttpError(507, 'store_full', error.message);
+  if (error instanceof StoreWriteError) return new HttpError(500, 'internal_error', error.message);
   return undefined;
 }
 

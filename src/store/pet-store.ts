@@ -3,7 +3,8 @@ import { nextInt64, type Int64 } from '../json/int64.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createCoalescedWrite } from './coalesced-write.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
-import { StoreBudget, petCost } from './store-budget.js';
+import { StoreBudget, StoreWriteError, petCost } from './store-budget.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** The query of listPets, after validation and defaults. */
 export interface ListQuery {
@@ -105,7 +106,14 @@ export class PetStore {
     this.#nextId = nextInt64(this.#nextId);
     this.#own.push(pet);
     if (this.#db) this.#db.data.nextId = this.#nextId;
-    await this.#save();
+    try {
+      await this.#save();
+    } catch (error) {
+      this.#forget(pet, cost);
+      throw new StoreWriteError(
+        `The mock could not write its store file, so the pet was not created: ${errorMessage(error)}`,
+      );
+    }
     return pet;
   }
 
@@ -126,15 +134,44 @@ export class PetStore {
 
   /** Puts back exactly the initial pets and id counter, and gives back what they were charged. */
   async reset(): Promise<void> {
-    this.#giveBack();
-    this.#nextId = this.#initial.nextId;
-    if (this.#db) {
-      this.#db.data = copyStoreData(this.#initial);
-      this.#own = this.#db.data.pets;
+    const db = this.#db;
+    if (db) {
+      // A reset whose write fails changes nothing: the data before it comes back.
+      const before = { data: db.data, nextId: this.#nextId };
+      db.data = copyStoreData(this.#initial);
+      this.#own = db.data.pets;
+      this.#nextId = this.#initial.nextId;
+      try {
+        await this.#save();
+      } catch (error) {
+        db.data = before.data;
+        this.#own = before.data.pets;
+        this.#nextId = before.nextId;
+        throw new StoreWriteError(
+          `The mock could not write its store file, so nothing was reset: ${errorMessage(error)}`,
+        );
+      }
     } else {
       this.#own = [];
+      this.#nextId = this.#initial.nextId;
     }
-    await this.#save();
+    this.#giveBack();
+  }
+
+  /**
+   * Memory follows disk: the pet of a failed write goes again. Its id is not handed out again
+   * (the counter stays ahead of it, and so does the file's, written whole next). The list is a new
+   * one, so a file store's next write serializes it from the start.
+   */
+  #forget(pet: Pet, cost: number): void {
+    if (!this.#own.includes(pet)) return; // a reset came meanwhile
+    this.#own = this.#own.filter((kept) => kept !== pet);
+    if (this.#db) this.#db.data.pets = this.#own;
+    if (!this.#discarded) {
+      this.#added -= 1;
+      this.#addedBytes -= cost;
+      this.#budget.give(cost);
+    }
   }
 
   /** Its session was dropped: gives back its budget, and charges nothing from now on. */

@@ -25,6 +25,11 @@ export function petCost(pet: Pet): number {
   return stringifyJson(pet).length + PET_OVERHEAD_BYTES;
 }
 
+/** A write of the store file failed: the create or reset it was for changed nothing. */
+export class StoreWriteError extends Error {
+  override name = 'StoreWriteError';
+}
+
 /** A create over a budget: nothing was stored and no id was used. */
 export class StoreFullError extends Error {
   override name = 'StoreFullError';

@@ -15,6 +15,8 @@ import { PetStore } from '../../src/store/pet-store.js';
 import { readStoreFile } from '../../src/store/read-store-file.js';
 import { copyStoreData, storeDataFrom } from '../../src/store/store-data.js';
 import { createStoreFile } from '../../src/store/store-file.js';
+import { StoreWriteError } from '../../src/store/store-budget.js';
+import { tempPathOf } from '../../src/store/write-file-atomically.js';
 import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, readJsonFile, removeTmpDir } from '../helpers/tmp-dir.js';
 
@@ -139,14 +141,27 @@ describe('the store file and its journal', () => {
   it('writes the file whole after a failed append, so no append follows a partial one', async () => {
     const store = await openStore();
     mkdirSync(join(journal(), 'blocked'), { recursive: true }); // the journal cannot be put in place
-    await expect(store.create({ name: 'A', categoryId: 1 })).rejects.toThrow();
+    await expect(store.create({ name: 'A', categoryId: 1 })).rejects.toThrow(StoreWriteError);
+    // Memory follows disk: the pet of the failed create is gone, and its id is not used again.
+    expect(store.get(2)).toBeUndefined();
+    expect(store.size).toBe(1);
     rmSync(journal(), { recursive: true });
     const next = await store.create({ name: 'B', categoryId: 1 });
-    // The pet of the failed create stays in memory (as before) and is written with the next one.
-    expect(readJsonFile(file)).toEqual({
-      nextId: 4,
-      pets: [...INITIAL, { id: 2, name: 'A', categoryId: 1 }, next],
-    });
+    expect(next.id).toBe(3);
+    expect(readJsonFile(file)).toEqual({ nextId: 4, pets: [...INITIAL, next] });
     expect(existsSync(journal())).toBe(false);
+  });
+
+  it('changes nothing on a reset whose write fails, and says the store could not be written', async () => {
+    const store = await openStore();
+    const kept = await store.create({ name: 'Kept', categoryId: 1 });
+    mkdirSync(tempPathOf(file)); // the file cannot be written whole: its temporary file is a folder
+    await expect(store.reset()).rejects.toThrow(
+      /could not write its store file, so nothing was reset/,
+    );
+    rmSync(tempPathOf(file), { recursive: true });
+    expect(store.get(kept.id)).toEqual(kept);
+    expect(store.size).toBe(2);
+    expect((await store.create({ name: 'After', categoryId: 1 })).id).toBe(3);
   });
 });

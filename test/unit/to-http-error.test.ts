@@ -3,6 +3,7 @@ import { HttpError } from '../../src/http/http-error.js';
 import { toHttpError, type FailedRequest } from '../../src/http/to-http-error.js';
 import { InvalidPreferenceError, NotInContractError } from '../../src/scenarios/prefer.js';
 import { UnknownScenarioError } from '../../src/scenarios/scenario.js';
+import { StoreFullError, StoreWriteError } from '../../src/store/store-budget.js';
 import { InvalidSessionError } from '../../src/sessions/session-registry.js';
 import { contract } from '../helpers/test-app.js';
 
@@ -29,6 +30,19 @@ describe('toHttpError maps errors by their type, never by their text', () => {
   ];
   it.each(refusals)('a control plane refusal → 422 %s, its message kept', (code, make) => {
     expect(mapped(make())).toEqual({ status: 422, code, message: 'x' });
+  });
+
+  it("the store's refusals: over a budget → 507 store_full; a failed write → 500 saying so", () => {
+    expect(mapped(new StoreFullError('full'))).toEqual({
+      status: 507,
+      code: 'store_full',
+      message: 'full',
+    });
+    expect(mapped(new StoreWriteError('not written'))).toEqual({
+      status: 500,
+      code: 'internal_error',
+      message: 'not written',
+    });
   });
 
   it('a status the contract does not document → 422 not_in_contract listing the documented', () => {
