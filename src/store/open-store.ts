@@ -1,11 +1,11 @@
-import { Low } from 'lowdb';
+import { Low, type Adapter } from 'lowdb';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../util/error-message.js';
 import { PetStore } from './pet-store.js';
 import type { StoreBudget } from './store-budget.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 import { createStoreFile } from './store-file.js';
-import { lockStoreFile } from './store-lock.js';
+import { lockStoreFile, type StoreLock } from './store-lock.js';
 
 export interface OpenStoreOptions {
   /** Initial data: what a new store starts from and what reset restores. */
@@ -38,25 +38,34 @@ export async function openPetStore({
   if (dbPath === undefined) {
     return createMemoryStore(initial, budget);
   }
-  let release: () => Promise<void>;
+  let lock: StoreLock;
   try {
-    release = await lockStoreFile(dbPath);
+    lock = await lockStoreFile(dbPath);
   } catch (error) {
     throw new Error(`cannot use the store file ${dbPath}: ${errorMessage(error)}`);
   }
   try {
     const file = createStoreFile(dbPath, checkPet, undefined, warn);
     const stored = await file.read(); // moves a stale journal aside, before anything is written
-    const db = new Low(file, stored ?? copyStoreData(initial));
+    // Fencing: no write once another mock took the lock over (a create then answers 500).
+    const fenced: Adapter<StoreData> = {
+      read: () => file.read(),
+      write: (data) => {
+        lock.assertHeld();
+        return file.write(data);
+      },
+    };
+    const db = new Low(fenced, stored ?? copyStoreData(initial));
     // Written at once, so a new file exists (and a bad path fails) before the server answers.
     try {
       await db.write();
     } catch (error) {
       throw new Error(`cannot write the store file ${dbPath}: ${errorMessage(error)}`);
     }
+    const release = () => lock.release();
     return new PetStore(db, initial, budget ? { budget, release } : { release });
   } catch (error) {
-    await release();
+    await lock.release();
     throw error;
   }
 }

@@ -176,6 +176,7 @@ describe('1,000 concurrent creates', () => {
       const dir = await mkdtemp(join(tmpdir(), 'petstore-concurrent-'));
       const db = join(dir, 'pets.json');
       const mock = await startMockServer({ db });
+      let closed = false;
       try {
         const ids = await createConcurrently(mock);
         expect(new Set(ids).size).toBe(1000);
@@ -183,14 +184,18 @@ describe('1,000 concurrent creates', () => {
         const stored = await readStoreFile(db, contract.checkSchema('Pet'));
         const inFile = new Set(stored?.pets.map((pet) => pet.id));
         expect(ids.every((id) => inFile.has(id))).toBe(true);
+        // A store opened on the file takes it over only once the mock has let it go.
+        closed = true;
+        await mock.close();
         const reopened = await openPetStore({
           initial: storeDataFrom([]),
           dbPath: db,
           checkPet: contract.checkSchema('Pet'),
         });
         expect(ids.every((id) => reopened.get(id) !== undefined)).toBe(true);
+        await reopened.close();
       } finally {
-        await mock.close();
+        if (!closed) await mock.close();
         await rm(dir, { recursive: true, force: true });
       }
     },

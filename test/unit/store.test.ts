@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -389,7 +390,9 @@ describe('PetStore in a JSON file (dbPath)', () => {
     const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     writeTmpFile(dir, '.store.json.lock', child.stdout.toString()); // a pid that has exited
     const store = await openOnFile(file);
-    expect(readFileSync(lockPathOf(file), 'utf8')).toBe(String(process.pid));
+    const owner: unknown = JSON.parse(readFileSync(lockPathOf(file), 'utf8'));
+    expect(owner).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(JSON.stringify(owner)).toMatch(/"instance":"[0-9a-f-]{36}"/);
     await store.close();
     expect(existsSync(lockPathOf(file))).toBe(false);
   });
@@ -400,7 +403,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
     try {
       writeTmpFile(dir, '.store.json.lock', String(holder.pid));
       await expect(openOnFile(file)).rejects.toThrow(
-        `is in use by process ${String(holder.pid)} (one mock per --db file`,
+        `is in use by process ${String(holder.pid)} on ${hostname()} (one mock per --db file`,
       );
       expect(existsSync(file)).toBe(false);
     } finally {
