@@ -99,7 +99,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const app = createApp(deps);
   const store = deps.sessions.default.store;
   const http = createHttpServer(app, config.connections, logger);
-  const address = await listen(http.server, config);
+  let address: AddressInfo;
+  try {
+    address = await listen(http.server, config);
+  } catch (error) {
+    // Nothing listens: let go of what was opened for it (a --db file's lock and heartbeat).
+    http.dispose();
+    await Promise.allSettled([store.close(), deps.proxy?.close()]);
+    throw error;
+  }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   return {

@@ -36,6 +36,13 @@ export class PetStore {
   #addedBytes = 0;
   /** Set once its session is dropped: what it adds then is charged to no budget. */
   #discarded = false;
+  /**
+   * Pets at the end of the own list whose write has not finished: not shown yet, so no client sees
+   * a pet that a failed write then takes back. Writes finish in order, so they are always the last.
+   */
+  #unwritten = 0;
+  /** A reset of a file store under way: creates wait for it, so the two never interleave. */
+  #resetting: Promise<void> | undefined;
 
   /**
    * In memory without `db`; else `db` must already hold validated data, which the store then
@@ -63,21 +70,30 @@ export class PetStore {
     }
   }
 
-  /** Number of pets stored. */
+  /** Number of pets stored (written). */
   get size(): number {
-    return this.#base.length + this.#own.length;
+    return this.#base.length + this.#written();
+  }
+
+  /** How many of the own pets are written: the first ones. */
+  #written(): number {
+    return this.#own.length - this.#unwritten;
   }
 
   /** Pets in ascending id order; O(limit) when unfiltered. */
   list({ limit, status }: ListQuery): Pet[] {
+    const written = this.#written();
     if (status === undefined) {
       const first = this.#base.slice(0, limit);
-      return first.length < limit ? first.concat(this.#own.slice(0, limit - first.length)) : first;
+      if (first.length === limit) return first;
+      return first.concat(this.#own.slice(0, Math.min(limit - first.length, written)));
     }
     const found: Pet[] = [];
     for (const pets of [this.#base, this.#own]) {
-      for (const pet of pets) {
-        if (pet.status !== status) continue;
+      const end = pets === this.#own ? written : pets.length;
+      for (let i = 0; i < end; i += 1) {
+        const pet = pets[i];
+        if (pet?.status !== status) continue;
         found.push(pet);
         if (found.length === limit) return found;
       }
@@ -87,7 +103,13 @@ export class PetStore {
 
   /** The pet with this id, if any: a binary search, as pets are kept in ascending id order. */
   get(id: Int64): Pet | undefined {
-    return findById(this.#base, id) ?? findById(this.#own, id);
+    const base = findById(this.#base, id);
+    if (base !== undefined) return base;
+    const own = findById(this.#own, id);
+    const firstUnwritten = this.#own[this.#written()];
+    return own !== undefined && (firstUnwritten === undefined || own.id < firstUnwritten.id)
+      ? own
+      : undefined;
   }
 
   /**
@@ -95,6 +117,7 @@ export class PetStore {
    * throws StoreFullError: nothing stored, no id used.
    */
   async create(newPet: NewPet): Promise<Pet> {
+    while (this.#resetting) await this.#resetting.catch(() => undefined);
     const pet: Pet = { id: this.#nextId, name: newPet.name, categoryId: newPet.categoryId };
     if (newPet.status !== undefined) pet.status = newPet.status;
     const cost = petCost(pet);
@@ -105,15 +128,18 @@ export class PetStore {
     this.#added += 1;
     this.#nextId = nextInt64(this.#nextId);
     this.#own.push(pet);
+    this.#unwritten += 1;
     if (this.#db) this.#db.data.nextId = this.#nextId;
     try {
       await this.#save();
     } catch (error) {
+      this.#unwritten -= 1;
       this.#forget(pet, cost);
       throw new StoreWriteError(
         `The mock could not write its store file, so the pet was not created: ${errorMessage(error)}`,
       );
     }
+    this.#unwritten -= 1;
     return pet;
   }
 
@@ -128,34 +154,56 @@ export class PetStore {
 
   /** Writes everything (see flush) and lets go of the file: on shutdown. */
   async close(): Promise<void> {
-    await this.flush();
-    await this.#release();
+    try {
+      await this.flush();
+    } finally {
+      await this.#release(); // also when the last write fails: the lock must not outlive the store
+    }
   }
 
   /** Puts back exactly the initial pets and id counter, and gives back what they were charged. */
   async reset(): Promise<void> {
     const db = this.#db;
-    if (db) {
-      // A reset whose write fails changes nothing: the data before it comes back.
-      const before = { data: db.data, nextId: this.#nextId };
-      db.data = copyStoreData(this.#initial);
-      this.#own = db.data.pets;
-      this.#nextId = this.#initial.nextId;
-      try {
-        await this.#save();
-      } catch (error) {
-        db.data = before.data;
-        this.#own = before.data.pets;
-        this.#nextId = before.nextId;
-        throw new StoreWriteError(
-          `The mock could not write its store file, so nothing was reset: ${errorMessage(error)}`,
-        );
-      }
-    } else {
+    if (!db) {
       this.#own = [];
       this.#nextId = this.#initial.nextId;
+      this.#giveBack();
+      return;
     }
-    this.#giveBack();
+    while (this.#resetting) await this.#resetting.catch(() => undefined);
+    const resetting = this.#resetFile(db);
+    this.#resetting = resetting;
+    try {
+      await resetting;
+    } finally {
+      if (this.#resetting === resetting) this.#resetting = undefined;
+    }
+  }
+
+  /** A file store's reset: a reset whose write fails changes nothing. */
+  async #resetFile(db: Low<StoreData>): Promise<void> {
+    // Creates already under way finish first (each answers for its own write); new ones wait.
+    await this.#save().catch(() => undefined);
+    const before = { data: db.data, nextId: this.#nextId };
+    const charged = { added: this.#added, bytes: this.#addedBytes };
+    db.data = copyStoreData(this.#initial);
+    this.#own = db.data.pets;
+    this.#nextId = this.#initial.nextId;
+    this.#added = 0;
+    this.#addedBytes = 0;
+    try {
+      await this.#save();
+    } catch (error) {
+      db.data = before.data;
+      this.#own = before.data.pets;
+      this.#nextId = before.nextId;
+      this.#added = charged.added;
+      this.#addedBytes = charged.bytes;
+      throw new StoreWriteError(
+        `The mock could not write its store file, so nothing was reset: ${errorMessage(error)}`,
+      );
+    }
+    if (!this.#discarded) this.#budget.give(charged.bytes);
   }
 
   /**

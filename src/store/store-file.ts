@@ -6,6 +6,7 @@ import type { StoreData } from './store-data.js';
 import { StoreFileText } from './store-file-format.js';
 import { StoreJournal } from './store-journal.js';
 import { writeFileAtomically } from './write-file-atomically.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** The journal is folded into the file once it is as large as the file, and at least this. */
 export const MIN_JOURNAL_BYTES = 1024 * 1024;
@@ -36,7 +37,11 @@ export function createStoreFile(
     const chunks = text.chunks(data);
     await writeFileAtomically(path, chunks);
     // Only after the rename: a crash before it leaves the old journal, which extends the old file.
-    await journal.remove();
+    // The file holds everything now, so a journal that cannot be deleted fails no write: it no
+    // longer extends the file, and a restart keeps it aside.
+    await journal.remove().catch((error: unknown) => {
+      warn(`the journal beside ${path} could not be deleted: ${errorMessage(error)}`);
+    });
     file = { digest: digestOf(chunks), size: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
     mustWriteWhole = false;
   };

@@ -1,4 +1,4 @@
-import { close, constants, open, rename, unlink, write } from 'node:fs';
+import { close, constants, ftruncate, open, rename, unlink, write } from 'node:fs';
 import { promisify } from 'node:util';
 import { isRecord } from '../util/is-record.js';
 import { journalHeader } from './journal-format.js';
@@ -9,6 +9,7 @@ const writeFile = promisify(write);
 const closeFile = promisify(close);
 const renameFile = promisify(rename);
 const unlinkFile = promisify(unlink);
+const truncateFile = promisify(ftruncate);
 
 const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND;
 
@@ -49,8 +50,16 @@ export class StoreJournal {
    */
   async append(digest: string, lines: string): Promise<void> {
     if (this.#fd !== undefined) {
+      const fd = this.#fd;
       const bytes = Buffer.from(lines);
-      await appendAll(this.#fd, bytes);
+      try {
+        await appendAll(fd, bytes);
+      } catch (error) {
+        // A full disk may take some of the lines: cut them off, or a restart would load pets whose
+        // creates were answered 500 (a last line cut short is dropped on reading anyway).
+        await truncateFile(fd, this.#size).catch(() => undefined);
+        throw error;
+      }
       this.#size += bytes.length;
       return;
     }

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hiddenSiblingOf } from './sibling-path.js';
 import { isRecord } from '../util/is-record.js';
 import { parseJson } from '../json/json-codec.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** Where the lock of the store file at `path` is: next to it, hidden. */
 export function lockPathOf(path: string): string {
@@ -16,6 +19,8 @@ export interface LockOwner {
   readonly instance: string;
   readonly host: string;
   readonly pid: number;
+  /** Its PID namespace (Linux), so a pid is only trusted where it means the same process. */
+  readonly pidns?: string;
   /** When it took the lock (ISO). */
   readonly since: string;
 }
@@ -45,22 +50,16 @@ function ownerOf(text: string): LockOwner | undefined {
   try {
     const value: unknown = parseJson(trimmed);
     if (!isRecord(value)) return undefined;
-    const { instance, host, pid, since } = value;
+    const { instance, host, pid, pidns, since } = value;
     if (typeof instance !== 'string' || typeof host !== 'string' || typeof pid !== 'number') {
       return undefined;
     }
-    return { instance, host, pid, since: typeof since === 'string' ? since : '' };
+    const owner = { instance, host, pid, since: typeof since === 'string' ? since : '' };
+    return typeof pidns === 'string' ? { ...owner, pidns } : owner;
   } catch {
     return undefined;
   }
 }
-
-/**
- * The instances this process took: a lock of one of them is this process's own (a store opened
- * again without being closed, as after a simulated crash), never another mock's, even where
- * another mock has the same host name and PID (two containers, each PID 1, on the host network).
- */
-const ownInstances = new Set<string>();
 
 function isLive(pid: number): boolean {
   try {
@@ -79,16 +78,36 @@ function describe(owner: LockOwner | undefined): string {
   return `process ${owner.pid} on ${owner.host}${instance}${since}`;
 }
 
+/** This process's PID namespace, where Linux tells it. */
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Whether a lock's owner is gone: its lock was not refreshed for `staleMs` (whatever host or PID
- * namespace it ran in), or it ran on this host and its process no longer exists. A live PID here
- * is not trusted alone: in another PID namespace (a container sharing the volume) it may be ours.
+ * Whether a lock's owner is gone, and how we know: `gone` when its process no longer exists (a
+ * pid is trusted only in the owner's own host and PID namespace: in a container sharing the
+ * volume, even on the host's network, the same pid may be another process) or it was this
+ * process's; `silent` when it was not refreshed for `staleMs`, whatever host or namespace it ran
+ * in. An older version's bare-pid lock is never refreshed: only its process decides.
  */
-async function isStale(lockPath: string, owner: LockOwner | undefined, timing: LockTiming) {
-  if (owner !== undefined && ownInstances.has(owner.instance)) return true;
+async function staleness(
+  lockPath: string,
+  owner: LockOwner | undefined,
+  timing: LockTiming,
+): Promise<'gone' | 'silent' | undefined> {
+  const here =
+    owner !== undefined &&
+    owner.host === hostname() &&
+    owner.pid > 0 &&
+    (owner.instance === '' || (owner.pidns !== undefined && owner.pidns === pidNamespace()));
+  if (here && !isLive(owner.pid)) return 'gone';
+  if (owner?.instance === '') return undefined;
   const { mtimeMs } = await stat(lockPath);
-  if (Date.now() - mtimeMs > timing.staleMs) return true;
-  return owner !== undefined && owner.host === hostname() && !isLive(owner.pid) && owner.pid > 0;
+  return Date.now() - mtimeMs > timing.staleMs ? 'silent' : undefined;
 }
 
 async function createLock(lockPath: string, owner: LockOwner): Promise<boolean> {
@@ -101,49 +120,121 @@ async function createLock(lockPath: string, owner: LockOwner): Promise<boolean> 
   }
 }
 
+function isMissing(error: unknown): boolean {
+  return isRecord(error) && error.code === 'ENOENT';
+}
+
+/**
+ * Replaces a lock judged stale (`judged`, its text) with this mock's. One mock at a time does so,
+ * holding a claim file created exclusively; it replaces the lock only if it is still the one
+ * judged (else another mock took the file over since), atomically by a rename.
+ */
+async function replaceStaleLock(
+  lockPath: string,
+  judged: string,
+  mine: LockOwner,
+  timing: LockTiming,
+): Promise<void> {
+  const claim = `${lockPath}.takeover`;
+  if (!(await createLock(claim, mine))) {
+    // A claim left by a mock that died taking the file over goes once stale; then one more try.
+    const { mtimeMs } = await stat(claim).catch(() => ({ mtimeMs: Date.now() }));
+    if (Date.now() - mtimeMs <= timing.staleMs) {
+      throw new Error('another mock is taking it over at this moment');
+    }
+    await unlink(claim).catch(() => undefined);
+    if (!(await createLock(claim, mine))) {
+      throw new Error('another mock is taking it over at this moment');
+    }
+  }
+  try {
+    const now = await readFile(lockPath, 'utf8').catch(() => undefined);
+    if (now !== undefined && now !== judged) {
+      throw new Error(`it was just taken over by ${describe(ownerOf(now))}`);
+    }
+    const temp = `${lockPath}.${mine.instance}`;
+    await writeFile(temp, JSON.stringify(mine));
+    await rename(temp, lockPath);
+  } finally {
+    await unlink(claim).catch(() => undefined);
+  }
+}
+
 /**
  * Takes the store file for this mock: one mock per file, as two would each append to a journal
  * the other one replaces (and lose acknowledged pets). The lock file holds the owner (instance,
  * host, pid, since), which refreshes it every `heartbeatMs`; a lock left unrefreshed for
- * `staleMs`, or by a process of this host that is gone, is taken over: renamed away first, so of
- * two mocks taking it over at once only one wins. Throws, naming the owner, when it is live.
+ * `staleMs`, or by a process of this host that is gone, is taken over. Throws, naming the owner,
+ * when it is live.
  */
 export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise<StoreLock> {
   const lockPath = lockPathOf(path);
+  const pidns = pidNamespace();
   const mine: LockOwner = {
     instance: randomUUID(),
     host: hostname(),
     pid: process.pid,
+    ...(pidns === undefined ? {} : { pidns }),
     since: new Date().toISOString(),
   };
-  if (!(await createLock(lockPath, mine))) {
-    const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
-    if (!(await isStale(lockPath, owner, timing).catch(() => true))) {
+  // A lock released between the tries is tried again: a few times, then it counts as in use.
+  for (let attempt = 1; !(await createLock(lockPath, mine)); attempt += 1) {
+    const text = await readFile(lockPath, 'utf8').catch(() => '');
+    const owner = ownerOf(text);
+    let stale: 'gone' | 'silent' | undefined;
+    try {
+      stale = await staleness(lockPath, owner, timing);
+    } catch (error) {
+      if (!isMissing(error)) throw error; // an unreadable lock is not a gone owner
+      if (attempt < 3) continue; // released meanwhile
+    }
+    if (!stale) {
       throw new Error(
         `the store file ${path} is in use by ${describe(owner)} (one mock per --db file; a lock not refreshed for ${timing.staleMs / 1000} s is taken over)`,
       );
     }
-    const away = `${lockPath}.${mine.instance}`;
     try {
-      await rename(lockPath, away); // only one contender's rename finds it
-      await unlink(away).catch(() => undefined);
+      await replaceStaleLock(lockPath, text, mine, timing);
     } catch (error) {
-      if (!isRecord(error) || error.code !== 'ENOENT') throw error;
+      throw new Error(`the store file ${path} cannot be taken over: ${errorMessage(error)}`);
     }
-    if (!(await createLock(lockPath, mine))) {
-      const winner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
-      throw new Error(`the store file ${path} was just taken over by ${describe(winner)}`);
+    // An owner that was only silent may still be running: it stops writing within the fencing
+    // window of its last heartbeat, so what it wrote is in the file once this one reads it. A
+    // mock that made a lock meanwhile (its owner released it) finds this one's at its next beat.
+    if (stale === 'silent') {
+      await sleep(fencingWindowMs(timing) + timing.heartbeatMs);
+      const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
+      if (owner?.instance !== mine.instance) {
+        throw new Error(`the store file ${path} was just taken over by ${describe(owner)}`);
+      }
     }
+    break;
   }
-  ownInstances.add(mine.instance);
   return holdLock(lockPath, mine, timing);
 }
 
-/** Refreshes the lock while held; notices when another mock took it over (fencing). */
+/** How long after its last confirmed heartbeat an owner still writes: two beats. */
+function fencingWindowMs(timing: LockTiming): number {
+  return 2 * timing.heartbeatMs;
+}
+
+/**
+ * Refreshes the lock while held, and fences: writes are allowed only while the lock was seen to be
+ * this mock's within the fencing window, so a mock that was paused (or whose heartbeat fails)
+ * stops writing on its own, before the stale time lets another one take the file over.
+ */
 function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreLock {
   let lostTo: string | undefined;
+  let confirmedAt = Date.now();
   const beat = async (): Promise<void> => {
-    const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
+    const startedAt = Date.now();
+    let text: string;
+    try {
+      text = await readFile(lockPath, 'utf8');
+    } catch {
+      return; // not confirmed; a missing lock may be back (a takeover that put it back)
+    }
+    const owner = ownerOf(text);
     if (owner?.instance !== mine.instance) {
       lostTo = describe(owner);
       clearInterval(timer);
@@ -151,6 +242,7 @@ function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreL
     }
     const now = new Date();
     await utimes(lockPath, now, now);
+    confirmedAt = startedAt;
   };
   const timer = setInterval(() => {
     beat().catch(() => undefined);
@@ -162,6 +254,12 @@ function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreL
       if (lostTo !== undefined) {
         throw new Error(
           `the store file's lock was taken over by ${lostTo}: this mock no longer writes it`,
+        );
+      }
+      const unconfirmedMs = Date.now() - confirmedAt;
+      if (unconfirmedMs > fencingWindowMs(timing)) {
+        throw new Error(
+          `the store file's lock was not confirmed for ${unconfirmedMs} ms: this mock does not write it until it is`,
         );
       }
     },

@@ -1,8 +1,9 @@
 // The --db lock (issue 11): owners told apart by instance and host, not by a bare pid (two
 // containers sharing a volume are both PID 1); liveness by a heartbeat; fencing after a takeover.
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lockPathOf, lockStoreFile, type LockTiming } from '../../src/store/store-lock.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
@@ -79,5 +80,66 @@ describe('lockStoreFile', () => {
     }).toThrow('taken over by process 1 on other-host');
     await first.release();
     expect(readFileSync(lockPathOf(file), 'utf8')).toContain('other-instance'); // not its to delete
+  });
+
+  it('lets one mock only take over a stale lock, however many try at once', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      foreignLock(5000);
+      const tries = await Promise.allSettled([1, 2, 3].map(() => lockStoreFile(file, FAST)));
+      const held = tries.flatMap((one) => (one.status === 'fulfilled' ? [one.value] : []));
+      expect(held).toHaveLength(1);
+      const owner: unknown = JSON.parse(readFileSync(lockPathOf(file), 'utf8'));
+      expect(owner).toMatchObject({ instance: held[0]?.owner.instance });
+      await Promise.all(held.map((lock) => lock.release()));
+    }
+  });
+
+  it('refuses a second store in the same process: its own lock is as live as another', async () => {
+    const first = await lockStoreFile(file, FAST);
+    await expect(lockStoreFile(file, FAST)).rejects.toThrow(`in use by process ${process.pid}`);
+    await first.release();
+  });
+
+  it('stops writing while its heartbeat cannot confirm the lock, and again once it can', async () => {
+    const lock = await lockStoreFile(file, FAST);
+    const text = readFileSync(lockPathOf(file), 'utf8');
+    const held = (): boolean => {
+      try {
+        lock.assertHeld();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    rmSync(lockPathOf(file));
+    mkdirSync(lockPathOf(file)); // unreadable as a lock: no beat confirms it
+    await eventually(() => !held());
+    expect(() => {
+      lock.assertHeld();
+    }).toThrow('was not confirmed for');
+    rmSync(lockPathOf(file), { recursive: true });
+    writeFileSync(lockPathOf(file), text);
+    await eventually(held);
+    await lock.release();
+  });
+
+  it('does not trust a pid of this host recorded in another PID namespace', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const owner = {
+      instance: 'in-a-container',
+      host: hostname(), // containers on the host's network share its name
+      pid: Number(gone.stdout.toString()), // gone here, maybe alive in its own namespace
+      pidns: 'pid:[1]',
+      since: '2030-01-01',
+    };
+    writeFileSync(lockPathOf(file), JSON.stringify(owner));
+    await expect(lockStoreFile(file, FAST)).rejects.toThrow('instance in-a-container');
+  });
+
+  it("keeps an older version's bare-pid lock while its process lives, however old", async () => {
+    writeFileSync(lockPathOf(file), String(process.pid));
+    const then = new Date(Date.now() - 60_000);
+    utimesSync(lockPathOf(file), then, then);
+    await expect(lockStoreFile(file, FAST)).rejects.toThrow(`in use by process ${process.pid}`);
   });
 });

@@ -36,6 +36,12 @@ function openOnFile(dbPath: string, pets: Pet[] = initialPets()): Promise<PetSto
   return openPetStore({ initial: storeDataFrom(pets), dbPath, checkPet });
 }
 
+/** Opens the file again as a new process would after the one holding it died (its lock gone). */
+function reopenAfterCrash(dbPath: string, pets: Pet[] = initialPets()): Promise<PetStore> {
+  rmSync(lockPathOf(dbPath), { force: true });
+  return openOnFile(dbPath, pets);
+}
+
 describe('PetStore in memory', () => {
   it('lists the initial pets in ascending id order', async () => {
     const store = await openInMemory();
@@ -193,7 +199,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
     const file = join(dir, 'store.json');
     const first = await openOnFile(file);
     const created = await first.create({ name: 'Max', categoryId: 4, status: 'pending' });
-    const second = await openOnFile(file);
+    const second = await reopenAfterCrash(file);
     expect(second.get(created.id)).toEqual(created);
     expect(second.list({ limit: 100 })).toEqual([...SORTED_INITIAL, created]);
     expect((await second.create({ name: 'Luna', categoryId: 1 })).id).toBe(Number(created.id) + 1);
@@ -203,7 +209,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
     const file = join(dir, 'store.json');
     const first = await openOnFile(file);
     const created = await first.create({ name: 'Max', categoryId: 4 });
-    await openOnFile(file);
+    await reopenAfterCrash(file);
     expect(readJsonFile(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
     expect(existsSync(journalPathOf(file))).toBe(false);
   });
@@ -251,7 +257,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
     const pets = created.map(({ pet }) => pet);
     expect(new Set(pets.map((pet) => pet.id)).size).toBe(200);
     expect(await onDisk(file)).toEqual({ nextId: 211, pets: [...SORTED_INITIAL, ...pets] });
-    const reopened = await openOnFile(file);
+    const reopened = await reopenAfterCrash(file);
     expect(reopened.list({ limit: 1000 })).toEqual([...SORTED_INITIAL, ...pets]);
   });
 
@@ -336,7 +342,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
         '{"id":9007199254740993,"name":"Big","categoryId":9223372036854775807},' +
         '{"id":9007199254740994,"name":"Next","categoryId":1}]}',
     );
-    const reopened = await openOnFile(file, []);
+    const reopened = await reopenAfterCrash(file, []);
     expect(reopened.get(9007199254740994n)).toEqual(next);
     expect((await reopened.create({ name: 'Third', categoryId: 1 })).id).toBe(9007199254740995n);
   });
@@ -378,7 +384,7 @@ describe('PetStore in a JSON file (dbPath)', () => {
     // The first write of the next start fails (its temporary file cannot be created): had it
     // succeeded and the mock then crashed, a journal still there would extend the new file.
     mkdirSync(join(dir, '.store.json.tmp'));
-    await expect(openOnFile(file)).rejects.toThrow(file);
+    await expect(reopenAfterCrash(file)).rejects.toThrow(file);
     expect(existsSync(journalPathOf(file))).toBe(false);
     rmSync(join(dir, '.store.json.tmp'), { recursive: true });
     const fresh = await openOnFile(file);
