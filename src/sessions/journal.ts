@@ -45,6 +45,16 @@ function kept(entry: JournalEntry): JournalEntry {
   };
 }
 
+/** An entry cut to fit a small journal: a short path and the first validation error's start. */
+function cutDown(entry: JournalEntry): JournalEntry {
+  const [first] = entry.validationErrors;
+  const more = entry.validationErrors.length - 1;
+  const validationErrors = first === undefined ? [] : [truncatedCopy(first, 64)];
+  if (more > 0) validationErrors.push(`(and ${more} more)`);
+  const requestId = truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId);
+  return { ...entry, requestId, path: truncatedCopy(entry.path, 64), validationErrors };
+}
+
 /** What an entry is charged against the journal's bytes (two bytes a character, at worst). */
 function costOf(entry: JournalEntry): number {
   let chars = entry.time.length + entry.requestId.length + entry.method.length + entry.path.length;
@@ -78,7 +88,13 @@ export class Journal {
     if (this.#capacity === 0) return;
     const item = { entry: kept(entry), cost: 0 };
     item.cost = costOf(item.entry);
-    if (item.cost > this.#maxBytes) return;
+    if (item.cost > this.#maxBytes) {
+      // A share smaller than the entry (many sessions, few --journal-bytes): keep what fits of
+      // it rather than nothing, as refused requests are the ones worth seeing.
+      item.entry = cutDown(entry);
+      item.cost = costOf(item.entry);
+      if (item.cost > this.#maxBytes) return;
+    }
     this.#entries.push(item);
     this.#bytes += item.cost;
     while (this.#entries.length > this.#capacity || this.#bytes > this.#maxBytes) {

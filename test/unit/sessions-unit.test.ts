@@ -24,6 +24,23 @@ function ids(journal: Journal, limit = 1000): string[] {
 }
 
 describe('Journal', () => {
+  it('keeps a cut-down entry where its share is smaller than a whole one, never nothing', () => {
+    const journal = new Journal(10, 700); // --journal-bytes 64k over the default 100 sessions
+    const refused = {
+      ...entry(1),
+      path: `/v1/pets/${'9'.repeat(2000)}`,
+      status: 400,
+      validationErrors: Array.from({ length: 30 }, (_, i) => `error ${i} ${'x'.repeat(600)}`),
+    };
+    journal.record(refused);
+    const [kept] = journal.list(10);
+    expect(kept).toMatchObject({ requestId: 'r1', status: 400 });
+    expect(kept?.path.length).toBeLessThanOrEqual(65);
+    expect(kept?.validationErrors[0]).toMatch(/^error 0 x+/);
+    expect(kept?.validationErrors[1]).toBe('(and 29 more)');
+    expect(journal.bytes).toBeLessThanOrEqual(700);
+  });
+
   it('lists newest first', () => {
     const journal = new Journal(10);
     for (const n of [1, 2, 3]) journal.record(entry(n));
