@@ -183,7 +183,7 @@ export class PetStore {
   /** A file store's reset: a reset whose write fails changes nothing. */
   async #resetFile(db: Low<StoreData>): Promise<void> {
     // Creates already under way finish first (each answers for its own write); new ones wait.
-    await this.#save().catch(() => undefined);
+    if (this.#unwritten > 0) await this.#save().catch(() => undefined);
     const before = { data: db.data, nextId: this.#nextId };
     const charged = { added: this.#added, bytes: this.#addedBytes };
     db.data = copyStoreData(this.#initial);

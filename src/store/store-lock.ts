@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hiddenSiblingOf } from './sibling-path.js';
 import { isRecord } from '../util/is-record.js';
@@ -19,7 +20,8 @@ export interface LockOwner {
   readonly instance: string;
   readonly host: string;
   readonly pid: number;
-  /** Its PID namespace (Linux), so a pid is only trusted where it means the same process. */
+  /** Its boot and PID namespace (Linux): a pid is only trusted where it means the same process. */
+  readonly boot?: string;
   readonly pidns?: string;
   /** When it took the lock (ISO). */
   readonly since: string;
@@ -36,8 +38,12 @@ export const LOCK_TIMING: LockTiming = Object.freeze({ heartbeatMs: 1000, staleM
 /** A held lock: its release, and a check before each write that it is still this mock's. */
 export interface StoreLock {
   readonly owner: LockOwner;
-  /** Throws once another mock took the lock over (this one stopped refreshing it in time). */
-  assertHeld(): void;
+  /**
+   * Before a write: throws (or rejects) once another mock took the lock over, or it was released.
+   * Returns undefined when the lock was confirmed recently, so the write can start at once;
+   * otherwise a promise that settles once the lock was read again.
+   */
+  confirm(): Promise<void> | undefined;
   release(): Promise<void>;
 }
 
@@ -50,12 +56,14 @@ function ownerOf(text: string): LockOwner | undefined {
   try {
     const value: unknown = parseJson(trimmed);
     if (!isRecord(value)) return undefined;
-    const { instance, host, pid, pidns, since } = value;
+    const { instance, host, pid, boot, pidns, since } = value;
     if (typeof instance !== 'string' || typeof host !== 'string' || typeof pid !== 'number') {
       return undefined;
     }
     const owner = { instance, host, pid, since: typeof since === 'string' ? since : '' };
-    return typeof pidns === 'string' ? { ...owner, pidns } : owner;
+    return typeof boot === 'string' && typeof pidns === 'string'
+      ? { ...owner, boot, pidns }
+      : owner;
   } catch {
     return undefined;
   }
@@ -78,10 +86,16 @@ function describe(owner: LockOwner | undefined): string {
   return `process ${owner.pid} on ${owner.host}${instance}${since}`;
 }
 
-/** This process's PID namespace, where Linux tells it. */
-function pidNamespace(): string | undefined {
+/**
+ * Where this process's pid means this process: its machine's boot (the first PID namespace has
+ * the same number on every Linux machine) and PID namespace, where Linux tells them.
+ */
+function pidScope(): { boot: string; pidns: string } | undefined {
   try {
-    return readlinkSync('/proc/self/ns/pid');
+    return {
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidns: readlinkSync('/proc/self/ns/pid'),
+    };
   } catch {
     return undefined;
   }
@@ -99,11 +113,12 @@ async function staleness(
   owner: LockOwner | undefined,
   timing: LockTiming,
 ): Promise<'gone' | 'silent' | undefined> {
+  const scope = pidScope();
   const here =
     owner !== undefined &&
     owner.host === hostname() &&
     owner.pid > 0 &&
-    (owner.instance === '' || (owner.pidns !== undefined && owner.pidns === pidNamespace()));
+    (owner.instance === '' || (owner.boot === scope?.boot && owner.pidns === scope?.pidns));
   if (here && !isLive(owner.pid)) return 'gone';
   if (owner?.instance === '') return undefined;
   const { mtimeMs } = await stat(lockPath);
@@ -127,35 +142,40 @@ function isMissing(error: unknown): boolean {
 /**
  * Replaces a lock judged stale (`judged`, its text) with this mock's. One mock at a time does so,
  * holding a claim file created exclusively; it replaces the lock only if it is still the one
- * judged (else another mock took the file over since), atomically by a rename.
+ * judged (else another mock took the file over since), atomically by a rename. Resolves true when
+ * it removed a claim left by a mock that died taking the file over: two mocks may both have done
+ * so, and the caller must check which of them holds the lock.
  */
 async function replaceStaleLock(
   lockPath: string,
   judged: string,
   mine: LockOwner,
   timing: LockTiming,
-): Promise<void> {
+): Promise<boolean> {
   const claim = `${lockPath}.takeover`;
+  let removedClaim = false;
   if (!(await createLock(claim, mine))) {
-    // A claim left by a mock that died taking the file over goes once stale; then one more try.
     const { mtimeMs } = await stat(claim).catch(() => ({ mtimeMs: Date.now() }));
     if (Date.now() - mtimeMs <= timing.staleMs) {
       throw new Error('another mock is taking it over at this moment');
     }
     await unlink(claim).catch(() => undefined);
+    removedClaim = true;
     if (!(await createLock(claim, mine))) {
       throw new Error('another mock is taking it over at this moment');
     }
   }
+  const temp = `${lockPath}.${mine.instance}`;
   try {
     const now = await readFile(lockPath, 'utf8').catch(() => undefined);
     if (now !== undefined && now !== judged) {
       throw new Error(`it was just taken over by ${describe(ownerOf(now))}`);
     }
-    const temp = `${lockPath}.${mine.instance}`;
     await writeFile(temp, JSON.stringify(mine));
     await rename(temp, lockPath);
+    return removedClaim;
   } finally {
+    await unlink(temp).catch(() => undefined); // gone once renamed; left only by a failure
     await unlink(claim).catch(() => undefined);
   }
 }
@@ -169,12 +189,11 @@ async function replaceStaleLock(
  */
 export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise<StoreLock> {
   const lockPath = lockPathOf(path);
-  const pidns = pidNamespace();
   const mine: LockOwner = {
     instance: randomUUID(),
     host: hostname(),
     pid: process.pid,
-    ...(pidns === undefined ? {} : { pidns }),
+    ...pidScope(),
     since: new Date().toISOString(),
   };
   // A lock released between the tries is tried again: a few times, then it counts as in use.
@@ -189,20 +208,27 @@ export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise
       if (attempt < 3) continue; // released meanwhile
     }
     if (!stale) {
+      const how =
+        owner?.instance === ''
+          ? "an older version's lock: stop that mock, or delete the lock if it is gone"
+          : `a lock not refreshed for ${timing.staleMs / 1000} s is taken over`;
       throw new Error(
-        `the store file ${path} is in use by ${describe(owner)} (one mock per --db file; a lock not refreshed for ${timing.staleMs / 1000} s is taken over)`,
+        `the store file ${path} is in use by ${describe(owner)} (one mock per --db file; ${how})`,
       );
     }
+    let removedClaim: boolean;
     try {
-      await replaceStaleLock(lockPath, text, mine, timing);
+      removedClaim = await replaceStaleLock(lockPath, text, mine, timing);
     } catch (error) {
       throw new Error(`the store file ${path} cannot be taken over: ${errorMessage(error)}`);
     }
-    // An owner that was only silent may still be running: it stops writing within the fencing
-    // window of its last heartbeat, so what it wrote is in the file once this one reads it. A
-    // mock that made a lock meanwhile (its owner released it) finds this one's at its next beat.
-    if (stale === 'silent') {
-      await sleep(fencingWindowMs(timing) + timing.heartbeatMs);
+    // An owner that was only silent may still be running: within a beat or two it sees this
+    // lock and stops writing, so what it wrote is in the file once this one reads it. A mock
+    // that took a dead one's claim over at the same moment finds out here too.
+    if (stale === 'silent' || removedClaim) {
+      await sleep(
+        stale === 'silent' ? TAKEOVER_WAIT_BEATS * timing.heartbeatMs : timing.heartbeatMs,
+      );
       const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
       if (owner?.instance !== mine.instance) {
         throw new Error(`the store file ${path} was just taken over by ${describe(owner)}`);
@@ -213,21 +239,30 @@ export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise
   return holdLock(lockPath, mine, timing);
 }
 
-/** How long after its last confirmed heartbeat an owner still writes: two beats. */
-function fencingWindowMs(timing: LockTiming): number {
-  return 2 * timing.heartbeatMs;
+/** How long a taker of a silent lock waits before it reads the file, in heartbeats. */
+const TAKEOVER_WAIT_BEATS = 3;
+
+/**
+ * How long a confirmation of the lock lets its owner write without reading the lock again: less
+ * than the stale time by two beats, so that no other mock can have judged the lock stale yet.
+ */
+function confirmedForMs(timing: LockTiming): number {
+  return Math.max(timing.heartbeatMs, timing.staleMs - 2 * timing.heartbeatMs);
 }
 
 /**
- * Refreshes the lock while held, and fences: writes are allowed only while the lock was seen to be
- * this mock's within the fencing window, so a mock that was paused (or whose heartbeat fails)
- * stops writing on its own, before the stale time lets another one take the file over.
+ * Refreshes the lock while held, a beat at a time, and fences: before each write the lock must
+ * have been seen to be this mock's recently (else it is read again at once), so a mock that was
+ * paused past the stale time, or whose heartbeat failed, finds out before it writes.
  */
 function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreLock {
   let lostTo: string | undefined;
-  let confirmedAt = Date.now();
+  /** When the lock was last seen to be this mock's (performance.now: clock steps don't count). */
+  let confirmedAt = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+
   const beat = async (): Promise<void> => {
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     let text: string;
     try {
       text = await readFile(lockPath, 'utf8');
@@ -236,35 +271,47 @@ function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreL
     }
     const owner = ownerOf(text);
     if (owner?.instance !== mine.instance) {
-      lostTo = describe(owner);
-      clearInterval(timer);
+      lostTo ??= describe(owner);
       return;
     }
     const now = new Date();
     await utimes(lockPath, now, now);
-    confirmedAt = startedAt;
+    confirmedAt = Math.max(confirmedAt, startedAt);
   };
-  const timer = setInterval(() => {
-    beat().catch(() => undefined);
-  }, timing.heartbeatMs);
-  timer.unref();
+  const next = (): void => {
+    timer = setTimeout(() => {
+      void beat()
+        .catch(() => undefined)
+        .finally(() => {
+          if (lostTo === undefined) next();
+        });
+    }, timing.heartbeatMs);
+    timer.unref();
+  };
+  next();
+
+  const refuse = (): never => {
+    throw new Error(
+      `the store file's lock was taken over by ${lostTo ?? 'another mock'}: this mock no longer writes it`,
+    );
+  };
   return {
     owner: mine,
-    assertHeld() {
-      if (lostTo !== undefined) {
-        throw new Error(
-          `the store file's lock was taken over by ${lostTo}: this mock no longer writes it`,
-        );
-      }
-      const unconfirmedMs = Date.now() - confirmedAt;
-      if (unconfirmedMs > fencingWindowMs(timing)) {
-        throw new Error(
-          `the store file's lock was not confirmed for ${unconfirmedMs} ms: this mock does not write it until it is`,
-        );
-      }
+    confirm() {
+      if (lostTo !== undefined) refuse();
+      if (performance.now() - confirmedAt <= confirmedForMs(timing)) return undefined;
+      return beat()
+        .catch(() => undefined)
+        .then(() => {
+          if (lostTo !== undefined) refuse();
+          if (performance.now() - confirmedAt > confirmedForMs(timing)) {
+            throw new Error("the store file's lock cannot be read: this mock does not write it");
+          }
+        });
     },
     async release() {
-      clearInterval(timer);
+      clearTimeout(timer);
+      lostTo ??= 'its release'; // no write after this
       const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
       if (owner?.instance === mine.instance) await unlink(lockPath).catch(() => undefined);
     },

@@ -5,7 +5,12 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lockPathOf, lockStoreFile, type LockTiming } from '../../src/store/store-lock.js';
+import {
+  lockPathOf,
+  lockStoreFile,
+  type LockTiming,
+  type StoreLock,
+} from '../../src/store/store-lock.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
 const FAST: LockTiming = { heartbeatMs: 20, staleMs: 1000 };
@@ -28,6 +33,25 @@ function foreignLock(ageMs: number): void {
   writeFileSync(lockPathOf(file), JSON.stringify(owner));
   const then = new Date(Date.now() - ageMs);
   utimesSync(lockPathOf(file), then, then);
+}
+
+/** The lock's confirmation, always as a promise. */
+async function confirmed(lock: StoreLock): Promise<void> {
+  await lock.confirm();
+}
+
+/** Whether the lock now refuses a write. */
+async function refused(lock: StoreLock): Promise<boolean> {
+  return confirmed(lock).then(
+    () => false,
+    () => true,
+  );
+}
+
+/** Waits (bounded) until `check` holds. */
+async function eventuallyAsync(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i += 1) await sleep(10);
+  expect(await check()).toBe(true);
 }
 
 /** Waits (bounded) until `check` holds. */
@@ -63,21 +87,10 @@ describe('lockStoreFile', () => {
 
   it('stops writing (fencing) once another mock took the lock over', async () => {
     const first = await lockStoreFile(file, { heartbeatMs: 20, staleMs: 60_000 });
-    expect(() => {
-      first.assertHeld();
-    }).not.toThrow();
+    await expect(confirmed(first)).resolves.toBeUndefined();
     foreignLock(0); // another mock took the file over meanwhile
-    await eventually(() => {
-      try {
-        first.assertHeld();
-        return false;
-      } catch {
-        return true;
-      }
-    });
-    expect(() => {
-      first.assertHeld();
-    }).toThrow('taken over by process 1 on other-host');
+    await eventuallyAsync(() => refused(first));
+    await expect(confirmed(first)).rejects.toThrow('taken over by process 1 on other-host');
     await first.release();
     expect(readFileSync(lockPathOf(file), 'utf8')).toContain('other-instance'); // not its to delete
   });
@@ -100,27 +113,31 @@ describe('lockStoreFile', () => {
     await first.release();
   });
 
-  it('stops writing while its heartbeat cannot confirm the lock, and again once it can', async () => {
+  it('does not write while its lock cannot be read, and writes again once it can', async () => {
     const lock = await lockStoreFile(file, FAST);
     const text = readFileSync(lockPathOf(file), 'utf8');
-    const held = (): boolean => {
-      try {
-        lock.assertHeld();
-        return true;
-      } catch {
-        return false;
-      }
-    };
     rmSync(lockPathOf(file));
     mkdirSync(lockPathOf(file)); // unreadable as a lock: no beat confirms it
-    await eventually(() => !held());
-    expect(() => {
-      lock.assertHeld();
-    }).toThrow('was not confirmed for');
+    await eventuallyAsync(() => refused(lock));
+    await expect(confirmed(lock)).rejects.toThrow('cannot be read');
     rmSync(lockPathOf(file), { recursive: true });
     writeFileSync(lockPathOf(file), text);
-    await eventually(held);
+    await expect(confirmed(lock)).resolves.toBeUndefined();
     await lock.release();
+  });
+
+  it('still writes after a long synchronous stretch: it reads its lock again first', async () => {
+    const lock = await lockStoreFile(file, FAST);
+    const until = Date.now() + 2 * FAST.staleMs; // no beat runs meanwhile
+    while (Date.now() < until); // the stretch itself
+    await expect(confirmed(lock)).resolves.toBeUndefined();
+    await lock.release();
+  });
+
+  it('writes nothing once released', async () => {
+    const lock = await lockStoreFile(file, FAST);
+    await lock.release();
+    await expect(confirmed(lock)).rejects.toThrow('no longer writes');
   });
 
   it('does not trust a pid of this host recorded in another PID namespace', async () => {
