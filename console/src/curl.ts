@@ -24,7 +24,9 @@ export function curlCommand(request: RepeatableRequest, origin: string, session:
   const url = `${origin}${request.path}${request.query === '' ? '' : `?${request.query}`}`;
   const words = ['curl', '-sS'];
   if (request.method === 'HEAD') words.push('--head');
-  else if (request.method !== 'GET') words.push('-X', shellQuote(request.method));
+  else if (request.method !== 'GET') {
+    words.push('-X', /^[A-Z]+$/.test(request.method) ? request.method : shellQuote(request.method));
+  }
   words.push('-H', '"Authorization: Bearer $TOKEN"');
   if (session !== '') words.push('-H', shellQuote(`X-Mock-Session: ${session}`));
   if (WITH_BODY.has(request.method)) {

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { HttpError } from '../http/http-error.js';
 import { pathOf } from '../http/request-parts.js';
-import { ROUTER_OPTIONS } from '../http/router-options.js';
 
 /** Where the QA console is served, below the admin API's path. */
 export const CONSOLE_PATH = '/ui';
@@ -24,11 +23,11 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** The console's files in the build (scripts/build-console.js), by the path they are served at. */
-const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
-  '/console.css': { file: 'console.css', type: 'text/css; charset=utf-8' },
-};
+const ASSETS: ReadonlyMap<string, { file: string; type: string }> = new Map([
+  ['/', { file: 'index.html', type: 'text/html; charset=utf-8' }],
+  ['/console.js', { file: 'console.js', type: 'text/javascript; charset=utf-8' }],
+  ['/console.css', { file: 'console.css', type: 'text/css; charset=utf-8' }],
+]);
 
 /**
  * The QA console's shell (HTML, script, style) from `dir`, for mounting at /__admin/ui before
@@ -47,37 +46,31 @@ export function serveConsole(dir: string): RequestHandler {
     }
     return content;
   };
-  const router = Router(ROUTER_OPTIONS);
-  router.get('/', (req, res, next) => {
-    // The page's relative URLs (ui/console.js, and the admin API at ./) need it without a slash.
-    if (pathOf(req.originalUrl).endsWith('/')) {
-      res.redirect(308, `../ui${req.originalUrl.slice(pathOf(req.originalUrl).length)}`);
-      return;
-    }
-    next();
-  });
-  router.get(Object.keys(ASSETS), async function serveConsole(req, res, next) {
-    const asset = ASSETS[req.path];
-    if (!asset) {
+  return function serveConsole(req, res, next) {
+    const asset = ASSETS.get(req.path);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !asset) {
       next();
       return;
     }
-    let body: Buffer;
-    try {
-      body = await read(asset.file);
-    } catch {
-      next(
-        new HttpError(404, 'not_found', 'The QA console is not built here: run `npm run build`.'),
-      );
+    // The page's relative URLs (ui/console.js, and the admin API at ./) need it without a slash.
+    const path = pathOf(req.originalUrl);
+    if (path.endsWith('/')) {
+      res.redirect(308, `../ui${req.originalUrl.slice(path.length)}`);
       return;
     }
-    res.set({
-      'Content-Type': asset.type,
-      'Content-Security-Policy': CONSOLE_CSP,
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-cache',
-    });
-    res.status(200).send(body);
-  });
-  return router;
+    read(asset.file).then(
+      (body) => {
+        res.set({
+          'Content-Type': asset.type,
+          'Content-Security-Policy': CONSOLE_CSP,
+          'Referrer-Policy': 'no-referrer',
+          'Cache-Control': 'no-cache',
+        });
+        res.status(200).send(body);
+      },
+      () => {
+        next(new HttpError(404, 'not_found', 'The QA console is not built: run `npm run build`.'));
+      },
+    );
+  };
 }
