@@ -158,9 +158,54 @@ describe('the QA console in Chromium', () => {
     expect(await row.locator('pre.curl').textContent()).toBe(
       `curl -sS -H "Authorization: Bearer $TOKEN" '${origin}/v1/pets?limit=0'`,
     );
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await row.getByRole('button', { name: 'Copy curl command' }).click();
+    await page.getByText('curl command copied.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(
+      await row.locator('pre.curl').textContent(),
+    );
+    await opener.focus();
     await page.keyboard.press('Enter');
     expect(await opener.getAttribute('aria-expanded')).toBe('false');
     expect(await row.locator('pre.curl').isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('works from the keyboard alone: Tab reaches every control, Enter uses it', async () => {
+    await openConsole();
+    expect((await petCall('/pets?limit=0')).status).toBe(400);
+    const row = journalRow('/v1/pets?limit=0');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    const focusedName =
+      '(() => { const e = document.activeElement; return e ? (e.getAttribute("aria-label") || e.id || e.textContent || "").trim() : ""; })()';
+    const reached: string[] = [];
+    for (let i = 0; i < 80 && !reached.at(-1)?.includes('details of GET'); i += 1) {
+      await page.keyboard.press('Tab');
+      const name = String(await page.evaluate(focusedName));
+      reached.push(name);
+      if (name === 'Activate not-found') {
+        await page.keyboard.press('Enter');
+        await page.getByText('On: not-found, until switched off.').waitFor();
+      }
+    }
+    expect(reached).toEqual(
+      expect.arrayContaining([
+        'session',
+        'reset',
+        ...SHIPPED.flatMap((name) => [
+          `Activate ${name}`,
+          `Number of requests for ${name}`,
+          `Activate ${name} for the next N requests`,
+        ]),
+      ]),
+    );
+    // The poll never took the focus away: Tab went on from where Enter was pressed.
+    expect(reached.indexOf('Activate not-found') + 1).toBe(
+      reached.indexOf('Number of requests for not-found'),
+    );
+    await page.keyboard.press('Enter');
+    await row.locator('pre.curl').waitFor();
+    expect((await petCall('/pets/1')).status).toBe(404);
     expect(problems).toEqual([]);
   });
 
@@ -172,6 +217,11 @@ describe('the QA console in Chromium', () => {
     await page.getByRole('button', { name: 'Reset session…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset this session?' });
     await dialog.waitFor();
+    // The safe choice has the focus; Escape cancels like the Cancel button.
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Reset session…' }).click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForTimeout(1500);
