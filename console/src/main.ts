@@ -27,8 +27,15 @@ const resetDialog = byId('reset-dialog', HTMLDialogElement);
 const resetText = byId('reset-text', HTMLParagraphElement);
 
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Whether the views show data yet (the status line says Loading… until then). */
+let loaded = false;
+/** The session picker's options as last shown, to rebuild it only when they change. */
+let shownSessions = '';
 /** Bumped on each session change: an answer for the previous session is then dropped. */
 let generation = 0;
+/** Refreshes asked for, and the latest shown: an older one that answers late is dropped. */
+let refreshesAsked = 0;
+let refreshShown = 0;
 
 function say(message: string): void {
   status.textContent = message;
@@ -82,8 +89,8 @@ function showSessions(sessions: readonly SessionSummary[]): void {
     options.push({ id: client.session, label: `${client.session} (not live)` });
   }
   const wanted = JSON.stringify(options);
-  if (sessionSelect.dataset.shown === wanted) return;
-  sessionSelect.dataset.shown = wanted;
+  if (wanted === shownSessions) return;
+  shownSessions = wanted;
   sessionSelect.replaceChildren(
     ...options.map((option) => h('option', { value: option.id }, option.label)),
   );
@@ -91,19 +98,23 @@ function showSessions(sessions: readonly SessionSummary[]): void {
 }
 
 async function refresh(): Promise<void> {
-  const asked = generation;
+  const session = generation;
+  refreshesAsked += 1;
+  const asked = refreshesAsked;
   const [list, sessions, requests, answered] = await Promise.all([
     client.scenarios(),
     client.sessions(),
     client.requests(JOURNAL_LIMIT),
     client.coverage(),
   ]);
-  if (asked !== generation) return;
+  if (session !== generation || asked < refreshShown) return;
+  refreshShown = asked;
   scenarios.show(list.scenarios, list.active);
   showSessions(sessions);
   journal.show(requests, client.session);
   coverage.show(answered, client.session);
-  if (status.textContent === 'Loading…') say(`Showing session ${sessionName()}.`);
+  if (!loaded) say(`Showing session ${sessionName()}.`);
+  loaded = true;
 }
 
 /**
@@ -156,6 +167,7 @@ tokenForm.addEventListener('submit', (event) => {
   tokenInput.value = '';
   tokenSection.hidden = true;
   forgetToken.hidden = false;
+  loaded = false;
   say('Loading…');
   refreshNow();
 });
