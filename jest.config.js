@@ -4,8 +4,13 @@
 export default {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  // The consumer projects install from the registry: `npm run test:consumers` (jest.consumers.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/consumers/'],
+  // The consumer projects install from the registry: `npm run test:consumers` (jest.consumers.config.js);
+  // the browser tests need Chromium: `npm run test:browser` (jest.browser.config.js).
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/test/consumers/',
+    '<rootDir>/test/browser/',
+  ],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },

@@ -1,5 +1,6 @@
 import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
+import { CONSOLE_PATH, serveConsole } from './admin/admin-console.js';
 import { createAdminApi } from './admin/admin-routes.js';
 import type { Contract } from './contract/load-contract.js';
 import { createContractValidator } from './contract/validator.js';
@@ -28,6 +29,7 @@ import type { Proxy } from './proxy/proxy.js';
 import type { Scenario } from './scenarios/scenario.js';
 import type { SessionRegistry } from './sessions/session-registry.js';
 import type { PetStatus } from './store/pet.js';
+import { consoleDir } from './util/paths.js';
 
 /** Largest request body accepted, in body-parser's notation. */
 export const BODY_LIMIT = '100kb';
@@ -51,8 +53,10 @@ export interface AppDeps {
   defaultStatus?: PetStatus | undefined;
   /** When set, every admin call needs it as its bearer token. */
   adminToken?: string | undefined;
-  /** False: no /__admin API at all (--no-admin). */
+  /** False: no /__admin API at all, and no QA console (--no-admin). */
   admin?: boolean;
+  /** The QA console's built files; the package's dist/console by default. */
+  consoleDir?: string | undefined;
   /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
   validation?: 'on' | 'off';
   /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
@@ -82,6 +86,8 @@ export function createApp(deps: AppDeps): Express {
     allowCors(deps.corsOrigins ?? []),
   );
   if (deps.admin !== false) {
+    // The console's shell first: a page holds no data and needs no token; its calls send one.
+    app.use(`${ADMIN_PATH}${CONSOLE_PATH}`, serveConsole(deps.consoleDir ?? consoleDir));
     app.use(
       ADMIN_PATH,
       createAdminApi({

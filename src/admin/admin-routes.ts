@@ -38,6 +38,12 @@ function sessionOf(req: Request, sessions: SessionRegistry): Session {
   return sessions.get(sessionIdOf(req));
 }
 
+/** A session's active scenario as the admin API shows it. */
+function activeOf(session: Session): { name: string; remaining: number | null } | null {
+  const active = session.scenarios.active;
+  return active ? { name: active.scenario.name, remaining: active.remaining ?? null } : null;
+}
+
 function operationsOf(scenario: Scenario): string[] {
   const ids = scenario.rules.flatMap((rule) =>
     rule.operations === 'all' ? ['all'] : rule.operations,
@@ -87,17 +93,27 @@ export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps
       'get',
       '/scenarios',
       (req, res) => {
-        const active = sessionOf(req, sessions).scenarios.active;
         res.json({
           scenarios: [...scenarios.values()].map((scenario) => ({
             name: scenario.name,
             description: scenario.description,
             operations: operationsOf(scenario),
           })),
-          active: active
-            ? { name: active.scenario.name, remaining: active.remaining ?? null }
-            : null,
+          active: activeOf(sessionOf(req, sessions)),
         });
+      },
+    ],
+    [
+      'get',
+      '/sessions',
+      (_req, res) => {
+        // Not session-scoped: the default session, then the live named ones, most recent first.
+        // peek() keeps their recency: listing them is no use.
+        const live = sessions.ids().flatMap((id) => {
+          const session = sessions.peek(id);
+          return session ? [{ id, active: activeOf(session) }] : [];
+        });
+        res.json({ sessions: [{ id: null, active: activeOf(sessions.default) }, ...live] });
       },
     ],
     [

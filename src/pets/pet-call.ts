@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Match, OperationIndex } from '../contract/operation-index.js';
+import { splitTarget } from '../http/request-parts.js';
 import type { Session } from '../sessions/session.js';
 
 /** One pet API request as its steps learn about it, for the later steps and the journal. */
@@ -8,6 +9,8 @@ export interface PetCall {
   readonly method: string;
   /** The path as sent, without the query. */
   readonly path: string;
+  /** The query as sent, without its `?` (empty for none): the journal keeps it to repeat a call. */
+  readonly query: string;
   /** When it arrived, as an ISO date. */
   readonly time: string;
   /** What its method and path name in the contract (path parameters as sent). */
@@ -55,9 +58,11 @@ export class PetCalls {
   of(req: Request): PetCall {
     let call = this.#calls.get(req);
     if (!call) {
+      const { path, search } = splitTarget(req.originalUrl);
       call = {
         method: req.method,
-        path: req.originalUrl.split('?', 1)[0] ?? '',
+        path,
+        query: search,
         time: new Date().toISOString(),
         // The router's own path (`/pets/1` under `/v1`), wherever the app is mounted.
         match: this.#operations.match(req.method, req.path),

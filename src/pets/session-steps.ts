@@ -25,6 +25,7 @@ export function recordInJournal(sessions: SessionRegistry, calls: PetCalls): Req
         requestId: String(res.getHeader('X-Request-Id') ?? ''),
         method: call.method,
         path: call.path,
+        query: call.query,
         operationId: call.match?.operation?.operationId ?? null,
         status: res.writableFinished ? res.statusCode : null,
         scenario: call.forcedBy ?? null,

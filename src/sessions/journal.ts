@@ -6,6 +6,8 @@ export interface JournalEntry {
   readonly requestId: string;
   readonly method: string;
   readonly path: string;
+  /** The query as sent, without its `?`; empty when there is none. */
+  readonly query: string;
   readonly operationId: string | null;
   /** null when no answer was sent (a network fault, or the client went away). */
   readonly status: number | null;
@@ -20,6 +22,7 @@ export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024;
 /** What one entry may keep of the client's text; longer is cut and ends with `…`. */
 export const JOURNAL_ENTRY_LIMITS = {
   path: 1024,
+  query: 1024,
   requestId: 128,
   /** Validation errors kept of one request, and characters of each. */
   errors: 20,
@@ -41,6 +44,7 @@ function kept(entry: JournalEntry): JournalEntry {
     ...entry,
     requestId: truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId),
     path: truncatedCopy(entry.path, JOURNAL_ENTRY_LIMITS.path),
+    query: truncatedCopy(entry.query, JOURNAL_ENTRY_LIMITS.query),
     validationErrors,
   };
 }
@@ -58,6 +62,7 @@ function cutDown(entry: JournalEntry): JournalEntry {
 /** What an entry is charged against the journal's bytes (two bytes a character, at worst). */
 function costOf(entry: JournalEntry): number {
   let chars = entry.time.length + entry.requestId.length + entry.method.length + entry.path.length;
+  chars += entry.query.length;
   chars += (entry.operationId?.length ?? 0) + (entry.scenario?.length ?? 0);
   for (const text of entry.validationErrors) chars += text.length;
   return 2 * chars + ENTRY_OVERHEAD_BYTES;

@@ -95,6 +95,11 @@ export class SessionRegistry {
     for (const session of this.#named.values()) session.coverage.clear();
   }
 
+  /** The live named sessions' ids, most recently used first, without touching their recency. */
+  ids(): string[] {
+    return [...this.#named.keys()].reverse();
+  }
+
   /** Whether a named session is live, without touching its recency. */
   has(id: string): boolean {
     return this.#named.has(id);

@@ -27,3 +27,6 @@ export const adminContractPath = join(packageRoot, 'admin-openapi.yaml');
 
 /** The scenarios shipped with the package. */
 export const defaultScenariosDir = join(packageRoot, 'scenarios');
+
+/** The QA console's built files (HTML, script, style), served at /__admin/ui. */
+export const consoleDir = join(packageRoot, 'dist', 'console');

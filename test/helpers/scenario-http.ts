@@ -37,6 +37,7 @@ export function asJournal(value: unknown): JournalEntry[] {
       typeof item.requestId !== 'string' ||
       typeof item.method !== 'string' ||
       typeof item.path !== 'string' ||
+      typeof item.query !== 'string' ||
       !(item.status === null || typeof item.status === 'number') ||
       !Array.isArray(item.validationErrors)
     ) {
@@ -51,6 +52,7 @@ export function asJournal(value: unknown): JournalEntry[] {
       requestId: item.requestId,
       method: item.method,
       path: item.path,
+      query: item.query,
       operationId: stringOrNull(item.operationId),
       status: item.status,
       scenario: stringOrNull(item.scenario),

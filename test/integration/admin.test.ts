@@ -19,6 +19,7 @@ const ADMIN_CALLS = [
   ['get', '/__admin/health', undefined],
   ['post', '/__admin/reset', undefined],
   ['get', '/__admin/scenarios', undefined],
+  ['get', '/__admin/sessions', undefined],
   ['put', '/__admin/scenario', { name: 'not-found' }],
   ['delete', '/__admin/scenario', undefined],
   ['get', '/__admin/requests', undefined],
@@ -288,11 +289,17 @@ describe('the journal (GET /__admin/requests)', () => {
     expect(entry).toMatchObject({ operationId: 'listPets', status: 401, scenario: null });
   });
 
-  it('keeps the path without its query', async () => {
+  it('keeps the path without its query, and the query apart, as sent (to repeat the call)', async () => {
     const { app } = await createTestApp();
     await request(app).get('/v1/pets?limit=3&status=available').set(AUTH).expect(200);
-    const [entry] = asJournal((await request(app).get('/__admin/requests').expect(200)).body);
-    expect(entry?.path).toBe('/v1/pets');
+    await request(app).get('/v1/pets?limit=0').set(AUTH).expect(400);
+    await request(app).get('/v1/pets').set(AUTH).expect(200);
+    const entries = asJournal((await request(app).get('/__admin/requests').expect(200)).body);
+    expect(entries.map((e) => [e.path, e.query])).toEqual([
+      ['/v1/pets', ''],
+      ['/v1/pets', 'limit=0'],
+      ['/v1/pets', 'limit=3&status=available'],
+    ]);
   });
 
   it('?limit=2 gives the two newest', async () => {

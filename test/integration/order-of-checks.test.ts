@@ -49,12 +49,13 @@ const PET_API = [
 ];
 
 describe('the order of checks: one list of named steps in app.ts', () => {
-  it('is request id and log, nosniff, CORS, admin API, pet API, JSON 404, error handler', async () => {
+  it('is request id and log, nosniff, CORS, QA console, admin API, pet API, JSON 404, error handler', async () => {
     const { app } = await createTestApp();
     expect(stepsOfApp(app)).toEqual([
       'logRequest',
       'noSniff',
       'corsMiddleware',
+      'serveConsole',
       {
         router: [
           'authenticateAdmin',
@@ -74,7 +75,7 @@ describe('the order of checks: one list of named steps in app.ts', () => {
     try {
       const { app } = await createTestApp({ proxy });
       const steps = stepsOfApp(app);
-      expect(Array.isArray(steps) ? steps[4] : undefined).toEqual({
+      expect(Array.isArray(steps) ? steps[5] : undefined).toEqual({
         router: [...PET_API, 'forwardToUpstream'],
       });
     } finally {
@@ -82,10 +83,11 @@ describe('the order of checks: one list of named steps in app.ts', () => {
     }
   });
 
-  it('has no admin API with admin: false (--no-admin)', async () => {
+  it('has no admin API and no QA console with admin: false (--no-admin)', async () => {
     const { app } = await createTestApp({ admin: false });
     const steps = stepsOfApp(app);
     expect(Array.isArray(steps) ? steps.length : 0).toBe(6);
+    expect(steps).not.toContain('serveConsole');
   });
 });
 

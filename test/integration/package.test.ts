@@ -58,10 +58,15 @@ describe('the npm package', () => {
       'dist/workers.cjs',
       'dist/playwright.js',
       'dist/playwright.cjs',
+      'dist/console/index.html',
+      'dist/console/console.js',
+      'dist/console/console.css',
     ]) {
       expect(files).toContain(needed);
     }
-    const stray = files.filter((file) => /^(src|test|bench|scripts|\.ci)\//.test(file));
+    const stray = files.filter((file) =>
+      /^(src|test|bench|scripts|console|docs|\.ci)\//.test(file),
+    );
     expect(stray).toEqual([]);
   });
 
@@ -92,6 +97,10 @@ describe('the npm package', () => {
         const pets = await fetch(`${url}/pets`, { headers: { Authorization: 'Bearer npx' } });
         expect(pets.status).toBe(200);
         expect(await pets.json()).toHaveLength(20);
+        // The QA console ships built: its script is served from the installed package.
+        const script = await fetch(`${origin}/__admin/ui/console.js`);
+        expect(script.status).toBe(200);
+        expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       } finally {
         const exited = new Promise((resolve) => child.once('close', resolve));
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');

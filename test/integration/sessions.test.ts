@@ -248,6 +248,39 @@ describe('invalid session ids', () => {
     expectError(res, 422, 'invalid_session');
   });
 
+  it('admin GET /__admin/sessions lists the default session, then the live ones, newest first', async () => {
+    const { app } = await createTestApp({ maxSessions: 2 });
+    const list = async (): Promise<unknown> =>
+      (await request(app).get('/__admin/sessions').expect(200)).body;
+    expect(await list()).toEqual({ sessions: [{ id: null, active: null }] });
+    await activate(app, 'not-found', { times: 2, session: 'w1' });
+    await request(app).get('/v1/pets').set(petHeaders('w2')).expect(200);
+    await activate(app, 'slow');
+    expect(await list()).toEqual({
+      sessions: [
+        { id: null, active: { name: 'slow', remaining: null } },
+        { id: 'w2', active: null },
+        { id: 'w1', active: { name: 'not-found', remaining: 2 } },
+      ],
+    });
+    // Listing is no use: w1 stays the least recently used, and goes when w3 arrives.
+    await request(app).get('/v1/pets').set(petHeaders('w3')).expect(200);
+    expect(await list()).toEqual({
+      sessions: [
+        { id: null, active: { name: 'slow', remaining: null } },
+        { id: 'w3', active: null },
+        { id: 'w2', active: null },
+      ],
+    });
+  });
+
+  it('admin GET /__admin/sessions is not session-scoped: it ignores the header, creating nothing', async () => {
+    const { app, sessions } = await createTestApp();
+    const res = await request(app).get('/__admin/sessions').set('X-Mock-Session', 'w9');
+    expect(res.body).toEqual({ sessions: [{ id: null, active: null }] });
+    expect(sessions.size).toBe(0);
+  });
+
   // admin-openapi.yaml gives health the Session parameter ("another value is refused with 422
   // invalid_session") and documents a 422 answer for it.
   it('admin GET /__admin/health is not session-scoped: it ignores the header', async () => {

@@ -12,6 +12,7 @@ function entry(n: number): JournalEntry {
     requestId: `r${n}`,
     method: 'GET',
     path: '/v1/pets',
+    query: '',
     operationId: 'listPets',
     status: 200,
     scenario: null,

@@ -91,6 +91,7 @@ function entryWith(path: string, errors: string[] = []): JournalEntry {
     requestId: 'r',
     method: 'GET',
     path,
+    query: '',
     operationId: 'getPet',
     status: 400,
     scenario: null,

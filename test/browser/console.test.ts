@@ -1,0 +1,339 @@
+/**
+ * The QA console (/__admin/ui) in Debian's Chromium, driven by playwright-core: what a tester sees
+ * and does, against a real mock started in-process on a free port. `npm run test:browser`.
+ * UPDATE_SCREENSHOT=1 also writes docs/qa-console.png (1280×800) for the README.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { startMockServer, type MockServer, type MockServerOptions } from '../../src/index.js';
+import { defaultScenariosDir, packageRoot } from '../../src/util/paths.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PET_AUTH = { Authorization: 'Bearer any-key' };
+/** How long a request may take to show in the journal (it polls once a second). */
+const JOURNAL_WAIT_MS = 10_000;
+
+/** The shipped scenarios' names: their file names (none of them sets `name:`). */
+const SHIPPED = readdirSync(defaultScenariosDir)
+  .filter((file) => file.endsWith('.yaml'))
+  .map((file) => file.replace(/\.yaml$/, ''));
+
+let userDataDir: string;
+let context: BrowserContext;
+let mock: MockServer | undefined;
+let page: Page;
+/** Console errors and uncaught exceptions of the page. */
+let problems: string[];
+
+beforeAll(async () => {
+  userDataDir = mkdtempSync(join(tmpdir(), 'qa-console-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+});
+
+afterAll(async () => {
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await page.close();
+  await mock?.close();
+  mock = undefined;
+});
+
+/** A fresh mock and a fresh page on its console. */
+async function openConsole(options: MockServerOptions = {}): Promise<MockServer> {
+  mock = await startMockServer(options);
+  page = await context.newPage();
+  problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${mock.adminUrl}/ui`);
+  return mock;
+}
+
+async function petCall(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  if (!mock) throw new Error('no mock');
+  return fetch(`${mock.url}${path}`, { headers: { ...PET_AUTH, ...headers } });
+}
+
+/** The journal's group of rows (one request) whose path column reads `target`, exactly. */
+function journalRow(target: string): Locator {
+  const exactly = new RegExp(`^${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return page.locator('tbody.entry').filter({
+    has: page.locator('td.path').filter({ hasText: exactly }),
+  });
+}
+
+describe('the QA console in Chromium', () => {
+  it('loads without console errors, with every shipped scenario and its controls', async () => {
+    await openConsole();
+    for (const name of SHIPPED) {
+      await page.getByRole('heading', { name, exact: true, level: 3 }).waitFor();
+      await page.getByRole('button', { name: `Activate ${name}`, exact: true }).waitFor();
+      await page.getByRole('spinbutton', { name: `Number of requests for ${name}` }).waitFor();
+    }
+    expect(await page.locator('li.scenario').count()).toBe(SHIPPED.length);
+    await page.getByText('No scenario is on.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('"Activate unauthorized" makes the next GET /v1/pets answer 401', async () => {
+    await openConsole();
+    await page.getByRole('button', { name: 'Activate unauthorized', exact: true }).click();
+    await page.getByText('On: unauthorized, until switched off.').waitFor();
+    expect((await petCall('/pets')).status).toBe(401);
+    await page.getByRole('button', { name: 'Switch off unauthorized' }).click();
+    await page.getByText('No scenario is on.').waitFor();
+    expect((await petCall('/pets')).status).toBe(200);
+    expect(problems).toEqual([]);
+  });
+
+  it('"on for next N requests" switches a scenario on for N requests, and shows the count left', async () => {
+    await openConsole();
+    await page.getByRole('spinbutton', { name: 'Number of requests for not-found' }).fill('2');
+    await page
+      .getByRole('button', { name: 'Activate not-found for the next N requests', exact: true })
+      .click();
+    await page.getByText('On: not-found, for 2 more matching requests.').waitFor();
+    expect((await petCall('/pets/1')).status).toBe(404);
+    await page.getByText('On: not-found, for 1 more matching request.').waitFor();
+    expect((await petCall('/pets/1')).status).toBe(404);
+    await page.getByText('No scenario is on.').waitFor();
+    expect((await petCall('/pets/1')).status).toBe(200);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a request sent from outside the page in the journal within 10 s', async () => {
+    await openConsole();
+    await page.getByText('No requests yet.').waitFor();
+    expect((await petCall('/pets?limit=2&status=sold')).status).toBe(200);
+    const row = journalRow('/v1/pets?limit=2&status=sold');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3}/),
+      'GET',
+      '/v1/pets?limit=2&status=sold',
+      'listPets',
+      '200',
+      '—',
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('opens a refused request, by keyboard, to its validation errors and a curl command', async () => {
+    const server = await openConsole();
+    const { origin } = server;
+    expect((await petCall('/pets?limit=0')).status).toBe(400);
+    const row = journalRow('/v1/pets?limit=0');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    const opener = row.getByRole('button', { name: /details of GET \/v1\/pets\?limit=0/ });
+    expect(await opener.getAttribute('aria-expanded')).toBe('false');
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    expect(await opener.getAttribute('aria-expanded')).toBe('true');
+    const [journaled] = server.requests({ limit: 1 });
+    expect(journaled?.validationErrors).toEqual([expect.stringContaining("'limit'")]);
+    expect(await row.locator('ul.errors li').allTextContents()).toEqual(
+      journaled?.validationErrors,
+    );
+    expect(await row.locator('pre.curl').textContent()).toBe(
+      `curl -sS -H "Authorization: Bearer $TOKEN" '${origin}/v1/pets?limit=0'`,
+    );
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await row.getByRole('button', { name: 'Copy curl command' }).click();
+    await page.getByText('curl command copied.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(
+      await row.locator('pre.curl').textContent(),
+    );
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    expect(await opener.getAttribute('aria-expanded')).toBe('false');
+    expect(await row.locator('pre.curl').isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('works from the keyboard alone: Tab reaches every control, Enter uses it', async () => {
+    await openConsole();
+    expect((await petCall('/pets?limit=0')).status).toBe(400);
+    const row = journalRow('/v1/pets?limit=0');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    const focusedName =
+      '(() => { const e = document.activeElement; return e ? (e.getAttribute("aria-label") || e.id || e.textContent || "").trim() : ""; })()';
+    const reached: string[] = [];
+    for (let i = 0; i < 80 && !reached.at(-1)?.includes('details of GET'); i += 1) {
+      await page.keyboard.press('Tab');
+      const name = String(await page.evaluate(focusedName));
+      reached.push(name);
+      if (name === 'Activate not-found') {
+        await page.keyboard.press('Enter');
+        await page.getByText('On: not-found, until switched off.').waitFor();
+      }
+    }
+    expect(reached).toEqual(
+      expect.arrayContaining([
+        'session',
+        'reset',
+        ...SHIPPED.flatMap((name) => [
+          `Activate ${name}`,
+          `Number of requests for ${name}`,
+          `Activate ${name} for the next N requests`,
+        ]),
+      ]),
+    );
+    // The poll never took the focus away: Tab went on from where Enter was pressed.
+    expect(reached.indexOf('Activate not-found') + 1).toBe(
+      reached.indexOf('Number of requests for not-found'),
+    );
+    await page.keyboard.press('Enter');
+    await row.locator('pre.curl').waitFor();
+    expect((await petCall('/pets/1')).status).toBe(404);
+    expect(problems).toEqual([]);
+  });
+
+  it('resets the session only after confirmation', async () => {
+    await openConsole();
+    expect((await petCall('/pets')).status).toBe(200);
+    const row = journalRow('/v1/pets');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    await page.getByRole('button', { name: 'Reset session…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset this session?' });
+    await dialog.waitFor();
+    // The safe choice has the focus; Escape cancels like the Cancel button.
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Reset session…' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForTimeout(1500);
+    expect(await row.count()).toBe(1);
+    await page.getByRole('button', { name: 'Reset session…' }).click();
+    await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
+    await page.getByText('Session default reset.').waitFor();
+    await page.getByText('No requests yet.').waitFor();
+    expect(await row.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('scopes every view and control to the session chosen', async () => {
+    const { origin } = await openConsole();
+    expect((await petCall('/pets?limit=1', { 'X-Mock-Session': 'worker-7' })).status).toBe(200);
+    const select = page.getByRole('combobox', { name: 'Session' });
+    await select.locator('option', { hasText: 'worker-7' }).waitFor({
+      state: 'attached',
+      timeout: JOURNAL_WAIT_MS,
+    });
+    expect(await journalRow('/v1/pets?limit=1').count()).toBe(0);
+    await select.selectOption('worker-7');
+    const row = journalRow('/v1/pets?limit=1');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    await row.getByRole('button').click();
+    expect(await row.locator('pre.curl').textContent()).toBe(
+      `curl -sS -H "Authorization: Bearer $TOKEN" -H 'X-Mock-Session: worker-7' '${origin}/v1/pets?limit=1'`,
+    );
+    await page.getByRole('button', { name: 'Activate empty-catalogue', exact: true }).click();
+    await page.getByText('On: empty-catalogue, until switched off.').waitFor();
+    await expect(
+      (await petCall('/pets', { 'X-Mock-Session': 'worker-7' })).json(),
+    ).resolves.toEqual([]);
+    expect(((await (await petCall('/pets')).json()) as unknown[]).length).toBeGreaterThan(0);
+    await page.getByText(/for session worker-7\.$/).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('asks for the admin token, keeps it in sessionStorage only and sends it as a bearer token', async () => {
+    const urls: string[] = [];
+    const adminAuth: (string | undefined)[] = [];
+    const server = await openConsole({ adminToken: 's3cret' });
+    page.on('request', (request) => {
+      urls.push(request.url());
+      if (request.url().startsWith(`${server.adminUrl}/`) && !request.url().includes('/ui')) {
+        adminAuth.push(request.headers().authorization);
+      }
+    });
+    const prompt = page.getByRole('heading', { name: 'Admin token needed' });
+    await prompt.waitFor();
+    const field = page.getByLabel('Admin token', { exact: true });
+    expect(await field.evaluate('document.activeElement.id')).toBe('token');
+    await field.fill('wrong');
+    await field.press('Enter');
+    await page.getByText('That admin token was refused.').waitFor();
+    await field.fill('s3cret');
+    await field.press('Enter');
+    await page.getByRole('heading', { name: 'unauthorized', level: 3 }).waitFor();
+    await prompt.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Activate slow', exact: true }).click();
+    await page.getByText('On: slow, until switched off.').waitFor();
+    expect(await page.evaluate('JSON.stringify(Object.entries(sessionStorage))')).toBe(
+      JSON.stringify([['petstore-mock.admin-token', 's3cret']]),
+    );
+    expect(await page.evaluate('localStorage.length')).toBe(0);
+    expect(await context.cookies()).toEqual([]);
+    expect(urls.filter((url) => url.includes('s3cret'))).toEqual([]);
+    expect(adminAuth).toContain('Bearer s3cret');
+    expect(adminAuth.every((header) => header === undefined || header.startsWith('Bearer '))).toBe(
+      true,
+    );
+    // The only errors: Chromium's own lines for the 401 answers that asked for the token.
+    expect(problems.filter((text) => !text.includes('status of 401'))).toEqual([]);
+  });
+
+  it('is readable 400 px wide: nothing wider than the screen', async () => {
+    await openConsole();
+    await page.setViewportSize({ width: 400, height: 800 });
+    expect((await petCall('/pets?limit=0')).status).toBe(400);
+    const row = journalRow('/v1/pets?limit=0');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    await row.getByRole('button').click();
+    await page.getByRole('heading', { name: 'connection-reset', level: 3 }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(400);
+    expect(problems).toEqual([]);
+  });
+
+  it('takes a 1280×800 screenshot under 300 kB', async () => {
+    await openConsole();
+    await petCall('/pets?limit=2');
+    await fetch(`${mock?.url ?? ''}/pets`, {
+      method: 'POST',
+      headers: { ...PET_AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    await petCall('/pets?limit=0');
+    await petCall('/pets/1', { Prefer: 'code=404' });
+    await page.getByRole('spinbutton', { name: 'Number of requests for unauthorized' }).fill('3');
+    await page
+      .getByRole('button', { name: 'Activate unauthorized for the next N requests', exact: true })
+      .click();
+    const row = journalRow('/v1/pets?limit=0');
+    await row.waitFor({ timeout: JOURNAL_WAIT_MS });
+    await row.getByRole('button').click();
+    await page.getByText('On: unauthorized, for 3 more matching requests.').waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
+    const path =
+      process.env.UPDATE_SCREENSHOT === '1'
+        ? join(packageRoot, 'docs', 'qa-console.png')
+        : join(userDataDir, 'qa-console.png');
+    await page.screenshot({ path });
+    expect(statSync(path).size).toBeLessThan(300_000);
+    expect(problems).toEqual([]);
+  });
+});
