@@ -49,14 +49,15 @@ function kept(entry: JournalEntry): JournalEntry {
   };
 }
 
-/** An entry cut to fit a small journal: a short path and the first validation error's start. */
+/** An entry cut to fit a small journal: short path and query, the first validation error's start. */
 function cutDown(entry: JournalEntry): JournalEntry {
   const [first] = entry.validationErrors;
   const more = entry.validationErrors.length - 1;
   const validationErrors = first === undefined ? [] : [truncatedCopy(first, 64)];
   if (more > 0) validationErrors.push(`(and ${more} more)`);
   const requestId = truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId);
-  return { ...entry, requestId, path: truncatedCopy(entry.path, 64), validationErrors };
+  const path = truncatedCopy(entry.path, 64);
+  return { ...entry, requestId, path, query: truncatedCopy(entry.query, 64), validationErrors };
 }
 
 /** What an entry is charged against the journal's bytes (two bytes a character, at worst). */

@@ -30,6 +30,7 @@ describe('Journal', () => {
     const refused = {
       ...entry(1),
       path: `/v1/pets/${'9'.repeat(2000)}`,
+      query: `limit=${'1'.repeat(2000)}`,
       status: 400,
       validationErrors: Array.from({ length: 30 }, (_, i) => `error ${i} ${'x'.repeat(600)}`),
     };
@@ -37,6 +38,7 @@ describe('Journal', () => {
     const [kept] = journal.list(10);
     expect(kept).toMatchObject({ requestId: 'r1', status: 400 });
     expect(kept?.path.length).toBeLessThanOrEqual(65);
+    expect(kept?.query.length).toBeLessThanOrEqual(65);
     expect(kept?.validationErrors[0]).toMatch(/^error 0 x+/);
     expect(kept?.validationErrors[1]).toBe('(and 29 more)');
     expect(journal.bytes).toBeLessThanOrEqual(700);
