@@ -49,15 +49,24 @@ function kept(entry: JournalEntry): JournalEntry {
   };
 }
 
+/** What a cut-down entry keeps of its path, query and first error: fits 648 bytes (64k / 101). */
+const CUT_DOWN_CHARS = 32;
+
 /** An entry cut to fit a small journal: short path and query, the first validation error's start. */
 function cutDown(entry: JournalEntry): JournalEntry {
   const [first] = entry.validationErrors;
   const more = entry.validationErrors.length - 1;
-  const validationErrors = first === undefined ? [] : [truncatedCopy(first, 64)];
+  const validationErrors = first === undefined ? [] : [truncatedCopy(first, CUT_DOWN_CHARS)];
   if (more > 0) validationErrors.push(`(and ${more} more)`);
   const requestId = truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId);
-  const path = truncatedCopy(entry.path, 64);
-  return { ...entry, requestId, path, query: truncatedCopy(entry.query, 64), validationErrors };
+  const path = truncatedCopy(entry.path, CUT_DOWN_CHARS);
+  return {
+    ...entry,
+    requestId,
+    path,
+    query: truncatedCopy(entry.query, CUT_DOWN_CHARS),
+    validationErrors,
+  };
 }
 
 /** What an entry is charged against the journal's bytes (two bytes a character, at worst). */
