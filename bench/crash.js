@@ -358,6 +358,29 @@ async function attackKill() {
   });
 }
 
+/**
+ * Starts a mock on `db`, again and again while it is refused (a lock not yet taken over); how
+ * long after `since` it answered, and on which attempt. undefined if none started in time.
+ */
+async function startRetrying(db, options = {}, since = performance.now()) {
+  for (let attempt = 1; attempt <= 60; attempt += 1) {
+    const mock = await startMock(db, options);
+    if ((await startedOrExited(mock)) === 'started') {
+      return { mock, attempt, ms: performance.now() - since };
+    }
+    await ended(mock);
+    if (performance.now() - since > TAKEOVER_GIVE_UP_MS) break;
+    await sleep(200);
+  }
+  return undefined;
+}
+
+function tookOver(takeover, after) {
+  return takeover
+    ? `taken over ${(takeover.ms / 1000).toFixed(1)} s after ${after}, attempt ${takeover.attempt}`
+    : `NOT taken over within ${TAKEOVER_GIVE_UP_MS / 1000} s of ${after}`;
+}
+
 /** Whether this machine lets us make PID namespaces; the reason if not. */
 function namespacesRefused() {
   const probe = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'sh', '-c', 'echo $$'], {
@@ -407,25 +430,10 @@ async function attackNamespaces() {
   await signalMock(first, 'SIGKILL', true);
   await writers.stop();
   // A new mock, PID 1 again, retried until it takes the lock over.
-  let third;
-  let attempts = 0;
-  let takeoverMs;
-  while (attempts < 60 && performance.now() - killedAt < TAKEOVER_GIVE_UP_MS) {
-    attempts += 1;
-    const mock = await startMock(db, { namespace: true });
-    if ((await startedOrExited(mock)) === 'started') {
-      third = mock;
-      takeoverMs = performance.now() - killedAt;
-      break;
-    }
-    await ended(mock);
-    await sleep(200);
-  }
-  notes.push(
-    third
-      ? `taken over ${(takeoverMs / 1000).toFixed(1)} s after the kill, attempt ${attempts}`
-      : `NOT taken over within ${TAKEOVER_GIVE_UP_MS / 1000} s (${attempts} attempts)`,
-  );
+  const takeover = await startRetrying(db, { namespace: true }, killedAt);
+  const third = takeover?.mock;
+  const takeoverMs = takeover?.ms;
+  notes.push(tookOver(takeover, 'the kill'));
   let check = { present: 0, lost: ledger.byId.size, reused: 0, notes: [] };
   let reusedAfter = 0;
   if (third) {
@@ -451,6 +459,60 @@ async function attackNamespaces() {
       check.lost === 0 &&
       check.reused + writers.reused + reusedAfter === 0,
     notes: [...notes, `answers ${JSON.stringify(writers.byStatus)}`, ...check.notes].join('; '),
+  });
+}
+
+/**
+ * B2: the owner frozen (SIGSTOP) past the lock's 5 s; a new mock, PID 1 too, takes the lock over;
+ * then the old one wakes (SIGCONT) with creates waiting for it. README: a mock whose lock was
+ * taken over writes no more, its creates answer 500. After both stop, a restart must hold every
+ * pet either one acknowledged, and no id may have been shown for two pets.
+ */
+async function attackFrozenOwner() {
+  const db = join(scratchDir('b2'), 'pets.json');
+  const ledger = createLedger();
+  const notes = [];
+  const first = await startReady(db, { namespace: true });
+  const firstPid = mockPid(first, true);
+  const before = startWriters(first.origin, 'crash-b2-before', ledger, 1);
+  await sleep(300);
+  const frozenAt = performance.now();
+  process.kill(firstPid, 'SIGSTOP');
+  before.stopped = true; // its writers end as their requests time out
+  const takeover = await startRetrying(db, { namespace: true }, frozenAt);
+  notes.push(tookOver(takeover, 'the freeze'));
+  let waking = { acked: 0, reused: 0, byStatus: {}, stop: () => Promise.resolve() };
+  let current = waking;
+  if (takeover) {
+    // Creates wait at the frozen one while the new owner serves others.
+    waking = startWriters(first.origin, 'crash-b2-waking', ledger, 2);
+    current = startWriters(takeover.mock.origin, 'crash-b2-new', ledger, 3);
+    await sleep(300);
+  }
+  process.kill(firstPid, 'SIGCONT');
+  await sleep(1500);
+  await Promise.all([waking.stop(), current.stop(), before.done]);
+  const firstStop = await signalMock(first, 'SIGTERM', true);
+  const secondStop = takeover ? await signalMock(takeover.mock, 'SIGTERM', true) : undefined;
+  notes.push(
+    `before the freeze ${JSON.stringify(before.byStatus)}; woken old owner ${JSON.stringify(waking.byStatus)}; new owner ${JSON.stringify(current.byStatus)}`,
+    `SIGTERM: old owner exit ${firstStop?.code}, new owner exit ${secondStop?.code}`,
+  );
+  const last = await startReady(db);
+  const check = await checkRecovered(last, db, ledger, new Set([1, 2, 3]));
+  await signalMock(last, 'SIGTERM');
+  const wokenAcked = waking.byStatus[201] ?? 0;
+  if (wokenAcked > 0)
+    notes.push(`THE OLD OWNER ACKNOWLEDGED ${wokenAcked} CREATES AFTER THE TAKEOVER`);
+  const reused = check.reused + before.reused + waking.reused + current.reused;
+  addRow({
+    attack: 'B2',
+    acknowledged: ledger.byId.size,
+    present: check.present,
+    lost: check.lost,
+    reused,
+    pass: takeover !== undefined && wokenAcked === 0 && check.lost === 0 && reused === 0,
+    notes: [...notes, ...check.notes.slice(0, 10)].join('; '),
   });
 }
 
@@ -500,20 +562,6 @@ async function failedBack(origin, db, failedNames) {
   const res = await fetch(`${origin}/v1/pets?limit=100`, { headers: AUTH });
   const back = new Set([...readStore(db).pets, ...(await res.json())].map((pet) => pet.name));
   return [...names].filter((name) => back.has(name)).length;
-}
-
-/** Starts a mock on `db`, again and again while it is refused (a lock not yet taken over). */
-async function startRetrying(db) {
-  const startedAt = performance.now();
-  for (let attempt = 1; attempt <= 60; attempt += 1) {
-    const mock = await startMock(db);
-    if ((await startedOrExited(mock)) === 'started') {
-      return { mock, attempt, ms: performance.now() - startedAt };
-    }
-    if (performance.now() - startedAt > TAKEOVER_GIVE_UP_MS) break;
-    await sleep(200);
-  }
-  throw new Error(`no mock started on ${db} within ${TAKEOVER_GIVE_UP_MS / 1000} s`);
 }
 
 /**
@@ -590,6 +638,7 @@ async function attackFullDisk() {
       }
       unlinkSync(filler);
       const restart = await startRetrying(db);
+      if (!restart) throw new Error('no mock started again once space was freed');
       mock = restart.mock;
       notes.push(
         `freed, restarted: attempt ${restart.attempt}, ${(restart.ms / 1000).toFixed(1)} s`,
@@ -644,6 +693,7 @@ async function attackFullDisk() {
 const ATTACKS = [
   { id: 'a', run: attackKill },
   { id: 'b', run: attackNamespaces },
+  { id: 'b2', run: attackFrozenOwner },
   { id: 'c', run: attackFullDisk },
 ];
 
