@@ -50,7 +50,10 @@ export async function openPetStore({
     // Fencing: no write once another mock took the lock over (a create then answers 500).
     const fenced: Adapter<StoreData> = {
       read: () => file.read(),
-      write: (data) => {
+      write: async (data) => {
+        // A late lock (a frozen process) is read again first. Otherwise the write starts in this
+        // tick, as it takes the pets stored until then (a write that finds none is a flush).
+        if (lock.isLate()) await lock.confirm();
         lock.assertHeld();
         return file.write(data);
       },

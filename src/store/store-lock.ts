@@ -33,6 +33,13 @@ export interface StoreLock {
   readonly owner: LockOwner;
   /** Throws once another mock took the lock over (this one stopped refreshing it in time). */
   assertHeld(): void;
+  /**
+   * Whether the lock was last confirmed long ago (half the stale time): the process was frozen or
+   * stalled, another mock may have taken it over meanwhile, and the heartbeat not yet noticed.
+   */
+  isLate(): boolean;
+  /** Reads the lock again (and refreshes it if still this mock's): for a late lock, before a write. */
+  confirm(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -142,7 +149,9 @@ export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise
 /** Refreshes the lock while held; notices when another mock took it over (fencing). */
 function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreLock {
   let lostTo: string | undefined;
+  let confirmedAt = Date.now();
   const beat = async (): Promise<void> => {
+    const readAt = Date.now(); // before the read: a stall during the beat counts against it
     const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
     if (owner?.instance !== mine.instance) {
       lostTo = describe(owner);
@@ -151,13 +160,20 @@ function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreL
     }
     const now = new Date();
     await utimes(lockPath, now, now);
+    confirmedAt = readAt;
   };
+  const isLate = () => Date.now() - confirmedAt >= timing.staleMs / 2;
   const timer = setInterval(() => {
     beat().catch(() => undefined);
   }, timing.heartbeatMs);
   timer.unref();
   return {
     owner: mine,
+    isLate,
+    async confirm() {
+      // Bounded: a beat that was itself late is done again, at most twice.
+      for (let i = 0; i < 3 && lostTo === undefined && isLate(); i += 1) await beat();
+    },
     assertHeld() {
       if (lostTo !== undefined) {
         throw new Error(

@@ -80,4 +80,31 @@ describe('lockStoreFile', () => {
     await first.release();
     expect(readFileSync(lockPathOf(file), 'utf8')).toContain('other-instance'); // not its to delete
   });
+
+  it('reads its lock again before a write long after its last refresh (a frozen process)', async () => {
+    // The heartbeat never runs here, as in a process stopped (SIGSTOP) past the stale time.
+    const frozen = { heartbeatMs: 60_000, staleMs: 100 };
+    const mine = await lockStoreFile(file, frozen);
+    expect(mine.isLate()).toBe(false);
+    await sleep(60);
+    expect(mine.isLate()).toBe(true);
+    const old = new Date(Date.now() - 5000);
+    utimesSync(lockPathOf(file), old, old);
+    await mine.confirm(); // still its own: refreshed
+    expect(mine.isLate()).toBe(false);
+    expect(Date.now() - statSync(lockPathOf(file)).mtimeMs).toBeLessThan(1000);
+    expect(() => {
+      mine.assertHeld();
+    }).not.toThrow();
+    await mine.release();
+
+    const first = await lockStoreFile(file, frozen);
+    await sleep(60);
+    foreignLock(0); // taken over while it was frozen
+    await first.confirm();
+    expect(() => {
+      first.assertHeld();
+    }).toThrow('taken over by process 1 on other-host');
+    await first.release();
+  });
 });
