@@ -1,11 +1,11 @@
-import { Low, type Adapter } from 'lowdb';
+import { Low } from 'lowdb';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../util/error-message.js';
 import { PetStore } from './pet-store.js';
 import type { StoreBudget } from './store-budget.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
 import { createStoreFile } from './store-file.js';
-import { lockStoreFile, type StoreLock } from './store-lock.js';
+import { fenceWrites, lockStoreFile, type StoreLock } from './store-lock.js';
 
 export interface OpenStoreOptions {
   /** Initial data: what a new store starts from and what reset restores. */
@@ -48,17 +48,7 @@ export async function openPetStore({
     const file = createStoreFile(dbPath, checkPet, undefined, warn);
     const stored = await file.read(); // moves a stale journal aside, before anything is written
     // Fencing: no write once another mock took the lock over (a create then answers 500).
-    const fenced: Adapter<StoreData> = {
-      read: () => file.read(),
-      write: async (data) => {
-        // A late lock (a frozen process) is read again first. Otherwise the write starts in this
-        // tick, as it takes the pets stored until then (a write that finds none is a flush).
-        if (lock.isLate()) await lock.confirm();
-        lock.assertHeld();
-        return file.write(data);
-      },
-    };
-    const db = new Low(fenced, stored ?? copyStoreData(initial));
+    const db = new Low(fenceWrites(file, lock), stored ?? copyStoreData(initial));
     // Written at once, so a new file exists (and a bad path fails) before the server answers.
     try {
       await db.write();

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import type { Adapter } from 'lowdb';
 import { hiddenSiblingOf } from './sibling-path.js';
 import { isRecord } from '../util/is-record.js';
 import { parseJson } from '../json/json-codec.js';
+import type { StoreData } from './store-data.js';
 
 /** Where the lock of the store file at `path` is: next to it, hidden. */
 export function lockPathOf(path: string): string {
@@ -185,6 +187,31 @@ function holdLock(lockPath: string, mine: LockOwner, timing: LockTiming): StoreL
       clearInterval(timer);
       const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
       if (owner?.instance === mine.instance) await unlink(lockPath).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The store file's writes, fenced by its lock: none once another mock took it over. A late lock
+ * (the process was frozen) is read again before a write, and after a write that took long: another
+ * mock may have read the store before the write landed and handed out the same ids, so it fails.
+ */
+export function fenceWrites(
+  file: Adapter<StoreData>,
+  lock: Pick<StoreLock, 'assertHeld' | 'isLate' | 'confirm'>,
+): Adapter<StoreData> {
+  return {
+    read: () => file.read(),
+    write: async (data) => {
+      // Not late: the write starts in this tick, as it takes the pets stored until then (a write
+      // that finds none is a flush).
+      if (lock.isLate()) await lock.confirm();
+      lock.assertHeld();
+      await file.write(data);
+      if (lock.isLate()) {
+        await lock.confirm();
+        lock.assertHeld();
+      }
     },
   };
 }

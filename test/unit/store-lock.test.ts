@@ -4,7 +4,13 @@ import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lockPathOf, lockStoreFile, type LockTiming } from '../../src/store/store-lock.js';
+import type { StoreData } from '../../src/store/store-data.js';
+import {
+  fenceWrites,
+  lockPathOf,
+  lockStoreFile,
+  type LockTiming,
+} from '../../src/store/store-lock.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
 const FAST: LockTiming = { heartbeatMs: 20, staleMs: 1000 };
@@ -106,5 +112,78 @@ describe('lockStoreFile', () => {
       first.assertHeld();
     }).toThrow('taken over by process 1 on other-host');
     await first.release();
+  });
+});
+
+describe('fenceWrites', () => {
+  /** A lock taken over by another mock while this process was frozen, unnoticed so far. */
+  function lockOf(state: { late: boolean; takenOver: boolean }) {
+    let lost = false;
+    return {
+      isLate: () => state.late,
+      confirm: () => {
+        lost = state.takenOver;
+        state.late = false;
+        return Promise.resolve();
+      },
+      assertHeld: () => {
+        if (lost) throw new Error('taken over');
+      },
+    };
+  }
+  const DATA: StoreData = { nextId: 2, pets: [{ id: 1, name: 'One', categoryId: 1 }] };
+
+  it('writes at once, in the same tick, while the lock is fresh', async () => {
+    const written: StoreData[] = [];
+    const file = {
+      read: () => Promise.resolve(null),
+      write: (data: StoreData) => {
+        written.push(data);
+        return Promise.resolve();
+      },
+    };
+    const write = fenceWrites(file, lockOf({ late: false, takenOver: false })).write(DATA);
+    expect(written).toEqual([DATA]);
+    await write;
+  });
+
+  it('reads a late lock again first, and writes nothing once it was taken over', async () => {
+    const written: StoreData[] = [];
+    const file = {
+      read: () => Promise.resolve(null),
+      write: (data: StoreData) => {
+        written.push(data);
+        return Promise.resolve();
+      },
+    };
+    await expect(
+      fenceWrites(file, lockOf({ late: true, takenOver: true })).write(DATA),
+    ).rejects.toThrow('taken over');
+    expect(written).toEqual([]);
+    await fenceWrites(file, lockOf({ late: true, takenOver: false })).write(DATA);
+    expect(written).toEqual([DATA]);
+  });
+
+  it('fails a write during which the process was frozen and the lock taken over', async () => {
+    const state = { late: false, takenOver: false };
+    const frozenDuringWrite = {
+      read: () => Promise.resolve(null),
+      write: () => {
+        Object.assign(state, { late: true, takenOver: true });
+        return Promise.resolve();
+      },
+    };
+    await expect(fenceWrites(frozenDuringWrite, lockOf(state)).write(DATA)).rejects.toThrow(
+      'taken over',
+    );
+    const slowButHeld = { late: false, takenOver: false };
+    const slow = {
+      read: () => Promise.resolve(null),
+      write: () => {
+        slowButHeld.late = true;
+        return Promise.resolve();
+      },
+    };
+    await expect(fenceWrites(slow, lockOf(slowButHeld)).write(DATA)).resolves.toBeUndefined();
   });
 });
