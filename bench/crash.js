@@ -4,13 +4,15 @@
  *  A. SIGKILL mid-traffic (8 writers), then restart on the same file; 5 rounds (2 with --quick).
  *  B. Mocks as PID 1 in their own PID namespaces (unshare) on one file: a second is refused, and
  *     once the first is SIGKILLed a new one takes the lock over within a few seconds.
+ *  B2. The owner frozen (SIGSTOP) until a new mock takes over, then woken with creates waiting:
+ *     it must acknowledge none of them.
  *  C. A full disk (a 2 MiB tmpfs): creates fail with 500 and leave nothing behind, their ids not
  *     handed out again; rounds of 8 writers SIGKILLed while the disk is full (6, 3 with --quick),
  *     restarted once it is freed: every acknowledged pet back, none of the failed ones.
  * After each restart the mock has written pets.json whole (file plus journal), so the file holds
  * what it recovered. B and C need root; what cannot run prints "skipped: <why>". Exits 1 on any
  * loss, reuse or failed check. Loopback only; every loop is bounded in count and time.
- * Usage: node bench/crash.js [--quick] [--only a,b,c]
+ * Usage: node bench/crash.js [--quick] [--only a,b,b2,c]
  */
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
@@ -201,12 +203,23 @@ async function getPet(origin, id) {
  */
 function createLedger() {
   const byId = new Map();
+  /** Each 201 not recorded, said in a few words (the first 10). */
+  const conflicts = [];
   return {
     byId,
+    conflicts,
     all: () => [...byId.values()],
     /** Records a 201; false if its id had been shown before (for another pet) or is not one. */
     record(body, name, round) {
-      if (typeof body?.id !== 'number' || body.name !== name || byId.has(body.id)) return false;
+      if (typeof body?.id !== 'number' || body.name !== name || byId.has(body.id)) {
+        const earlier = byId.get(body?.id)?.name;
+        if (conflicts.length < 10) {
+          conflicts.push(
+            `201 for ${name}: ${JSON.stringify(body).slice(0, 80)}, earlier ${earlier}`,
+          );
+        }
+        return false;
+      }
       byId.set(body.id, { id: body.id, name, round });
       return true;
     },
@@ -512,7 +525,7 @@ async function attackFrozenOwner() {
     lost: check.lost,
     reused,
     pass: takeover !== undefined && wokenAcked === 0 && check.lost === 0 && reused === 0,
-    notes: [...notes, ...check.notes.slice(0, 10)].join('; '),
+    notes: [...notes, ...ledger.conflicts, ...check.notes.slice(0, 10)].join('; '),
   });
 }
 
