@@ -482,6 +482,12 @@ async function attackNamespaces() {
  * pet either one acknowledged, and no id may have been shown for two pets.
  */
 async function attackFrozenOwner() {
+  const refusedWhy = namespacesRefused();
+  if (refusedWhy) {
+    skipped.push(`B2: ${refusedWhy}`);
+    console.log(`skipped: B2 (a frozen owner in a PID namespace): ${refusedWhy}`);
+    return;
+  }
   const db = join(scratchDir('b2'), 'pets.json');
   const ledger = createLedger();
   const notes = [];
@@ -623,7 +629,7 @@ async function attackFullDisk() {
     timeout: 10_000,
   });
   if (mounted.status !== 0) {
-    const why = `mount -t tmpfs refused: ${(mounted.stderr || String(mounted.error)).trim()}`;
+    const why = `mount -t tmpfs refused: ${(mounted.stderr || String(mounted.error)).trim().split('\n')[0]}`;
     skipped.push(`C: ${why}`);
     console.log(`skipped: C (full disk): ${why}`);
     return;
