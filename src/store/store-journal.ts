@@ -8,16 +8,19 @@ const openFile = promisify(open);
 const writeFile = promisify(write);
 const closeFile = promisify(close);
 const renameFile = promisify(rename);
-const unlinkFile = promisify(unlink);
 const truncateFile = promisify(ftruncate);
+const unlinkFile = promisify(unlink);
 
 const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND;
 
+/** Writes bytes at a descriptor's position (the end, for an append); how many it wrote. */
+export type WriteBytes = (fd: number, bytes: Buffer) => Promise<{ bytesWritten: number }>;
+
 /** Writes all of `bytes` at the end of the file, again after a short write. */
-async function appendAll(fd: number, bytes: Buffer): Promise<void> {
+async function appendAll(fd: number, bytes: Buffer, write: WriteBytes): Promise<void> {
   let rest = bytes;
   while (rest.length > 0) {
-    const { bytesWritten } = await writeFile(fd, rest);
+    const { bytesWritten } = await write(fd, rest);
     rest = rest.subarray(bytesWritten);
   }
 }
@@ -30,12 +33,14 @@ async function appendAll(fd: number, bytes: Buffer): Promise<void> {
  */
 export class StoreJournal {
   readonly #path: string;
+  readonly #write: WriteBytes;
   #fd: number | undefined;
   #size = 0;
 
-  /** `path`: the journal's own path (journalPathOf the store file). */
-  constructor(path: string) {
+  /** `path`: the journal's own path (journalPathOf the store file); `write`: fs.write. */
+  constructor(path: string, write: WriteBytes = writeFile) {
     this.#path = path;
+    this.#write = write;
   }
 
   /** Bytes in the journal; 0 when there is none. */
@@ -46,18 +51,18 @@ export class StoreJournal {
   /**
    * Appends `lines` (each ending in a newline). A new journal is written with its header (the
    * digest of the file version it extends) to a temporary file that is then renamed in place,
-   * so that a journal is never seen without its header.
+   * so that a journal is never seen without its header. A failed append is cut off again.
    */
   async append(digest: string, lines: string): Promise<void> {
-    if (this.#fd !== undefined) {
-      const fd = this.#fd;
+    const current = this.#fd;
+    if (current !== undefined) {
       const bytes = Buffer.from(lines);
       try {
-        await appendAll(fd, bytes);
+        await appendAll(current, bytes, this.#write);
       } catch (error) {
-        // A full disk may take some of the lines: cut them off, or a restart would load pets whose
-        // creates were answered 500 (a last line cut short is dropped on reading anyway).
-        await truncateFile(fd, this.#size).catch(() => undefined);
+        // A disk that fills up mid-append leaves some of its lines whole: a restart would bring
+        // back pets whose creates were answered 500.
+        await truncateFile(current, this.#size).catch(() => undefined);
         throw error;
       }
       this.#size += bytes.length;
@@ -67,7 +72,7 @@ export class StoreJournal {
     const fd = await openFile(temp, APPEND);
     try {
       const bytes = Buffer.from(journalHeader(digest) + lines);
-      await appendAll(fd, bytes);
+      await appendAll(fd, bytes, this.#write);
       await renameFile(temp, this.#path);
       this.#fd = fd;
       this.#size = bytes.length;

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { journalHeader } from '../../src/store/journal-format.js';
-import { StoreJournal } from '../../src/store/store-journal.js';
+import { StoreJournal, type WriteBytes } from '../../src/store/store-journal.js';
 import { tempPathOf } from '../../src/store/write-file-atomically.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
@@ -58,5 +58,27 @@ describe('StoreJournal', () => {
     const journal = new StoreJournal(join(dir, 'missing', '.j'));
     await expect(journal.append(DIGEST, 'x\n')).rejects.toThrow(/ENOENT/);
     expect(journal.size).toBe(0);
+  });
+
+  it('cuts a failed append off, the lines it wrote whole included', async () => {
+    // A disk that fills up mid-append: a short write (two whole lines and a part), then ENOSPC.
+    let room = Infinity;
+    const write: WriteBytes = (fd, bytes) => {
+      if (room === 0) return Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
+      const bytesWritten = writeSync(fd, bytes, 0, Math.min(bytes.length, room));
+      room -= bytesWritten;
+      return Promise.resolve({ bytesWritten });
+    };
+    const journal = new StoreJournal(path, write);
+    await journal.append(DIGEST, 'one\n');
+    const before = readFileSync(path, 'utf8');
+    room = 'two\nthree\nfo'.length;
+    await expect(journal.append(DIGEST, 'two\nthree\nfour\n')).rejects.toThrow('ENOSPC');
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(journal.size).toBe(Buffer.byteLength(before));
+    room = Infinity;
+    await journal.append(DIGEST, 'five\n');
+    expect(readFileSync(path, 'utf8')).toBe(`${before}five\n`);
+    await journal.remove();
   });
 });
