@@ -18,7 +18,9 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them, and
 # bundles the CommonJS entry points (scripts/build-cjs.js).
-COPY scripts/cache-yaml.js scripts/build-cjs.js ./scripts/
+COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-console.js ./scripts/
+# The QA console's page and browser code, bundled into dist/console (scripts/build-console.js).
+COPY console ./console
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios
 RUN npm run build

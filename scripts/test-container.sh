@@ -285,6 +285,21 @@ code=$(req -H "$A" "$M/v1/pets/$id")
 [ "$code" = 404 ] || fail "GET /v1/pets/$id after the reset: $code, want 404"
 ok "POST /__admin/reset -> 204 (admin token required), created pet $id gone (404)"
 
+# The QA console ships in the image: its page and script, with their own types and CSP.
+code=$(curl -sS --max-time 5 -D "$WORK/headers" -o "$WORK/body" -w '%{http_code}' "$M/__admin/ui")
+[ "$code" = 200 ] || fail "GET /__admin/ui: $code, want 200"
+grep -qi '^content-type: text/html' "$WORK/headers" || fail "GET /__admin/ui is not text/html"
+grep -qi "^content-security-policy: .*script-src 'self'" "$WORK/headers" ||
+  fail "GET /__admin/ui has no CSP with script-src 'self'"
+script=$(grep -o 'src="[^"]*\.js"' "$WORK/body" | head -1 | sed 's/^src="//; s/"$//')
+[ -n "$script" ] || fail "the console page names no script"
+case "$script" in /*) script_url="$M$script" ;; *) script_url="$M/__admin/$script" ;; esac
+code=$(curl -sS --max-time 5 -D "$WORK/headers" -o /dev/null -w '%{http_code}' "$script_url")
+[ "$code" = 200 ] || fail "GET $script_url: $code, want 200"
+grep -qi '^content-type: text/javascript\|^content-type: application/javascript' "$WORK/headers" ||
+  fail "the console's script is not served as JavaScript"
+ok "GET /__admin/ui -> 200 text/html with a CSP, and its script $script"
+
 # ---- 7. stop -------------------------------------------------------------------------------------
 t=$(date +%s%N)
 quiet_podman stop -t 10 "$NAME" >/dev/null
