@@ -16,9 +16,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them, and
-# bundles the CommonJS entry points (scripts/build-cjs.js).
-COPY scripts/cache-yaml.js scripts/build-cjs.js ./scripts/
+# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them,
+# bundles the CommonJS entry points (scripts/build-cjs.js) and the CLI's own modules
+# (scripts/build-cli.js).
+COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-cli.js ./scripts/
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios
 RUN npm run build
