@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { errorMessage } from './util/error-message.js';
 import { packageRoot } from './util/paths.js';
+import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
@@ -26,22 +26,6 @@ function isCallable(value: unknown): value is () => unknown {
 function enableCompileCache(): void {
   const enable: unknown = Reflect.get(nodeModule, 'enableCompileCache');
   if (isCallable(enable)) enable();
-}
-
-/** V8 options that size the young generation: when the user gives one, theirs is kept. */
-const YOUNG_GENERATION_OPTIONS =
-  /--(?:max|min)[-_]semi[-_]space[-_]size|--semi[-_]space[-_]growth[-_]factor/;
-
-/**
- * Keeps V8's young generation at its first size instead of letting it grow tenfold and more: most
- * requests leave something that outlives a scavenge (a journal entry, a pet), so under load V8
- * would grow it to its maximum, and the resident memory with it. Kept small, it is scavenged more
- * often: a little more CPU per request, no fewer requests per second as measured. The growth
- * factor is the one young generation setting V8 still reads once it has started.
- */
-function keepYoungGenerationSmall(): void {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  if (!YOUNG_GENERATION_OPTIONS.test(given)) setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /** Runs the command line; resolves with the exit code unless the mock is left serving (-1). */
@@ -67,7 +51,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   }
   const { config } = command;
   enableCompileCache();
-  keepYoungGenerationSmall();
+  holdYoungGeneration();
   // Loaded only to run: --help, --version and a bad flag answer without pino, yaml, Ajv...
   const [{ createLogger }, { startServer }] = await Promise.all([
     import('./logger.js'),
@@ -75,6 +59,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   ]);
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
+  capYoungGeneration();
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).
