@@ -16,10 +16,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them, and
-# bundles the CommonJS entry points (scripts/build-cjs.js).
-COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-console.js ./scripts/
-# The QA console's page and browser code, bundled into dist/console (scripts/build-console.js).
+# The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them,
+# bundles the CommonJS entry points (scripts/build-cjs.js), the CLI's own modules
+# (scripts/build-cli.js) and the QA console (scripts/build-console.js, from console/).
+COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-cli.js scripts/build-console.js ./scripts/
 COPY console ./console
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios

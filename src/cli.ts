@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { errorMessage } from './util/error-message.js';
 import { packageRoot } from './util/paths.js';
+import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
@@ -50,6 +51,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   }
   const { config } = command;
   enableCompileCache();
+  holdYoungGeneration();
   // Loaded only to run: --help, --version and a bad flag answer without pino, yaml, Ajv...
   const [{ createLogger }, { startServer }] = await Promise.all([
     import('./logger.js'),
@@ -57,6 +59,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   ]);
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
+  capYoungGeneration();
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).
