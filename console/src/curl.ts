@@ -22,7 +22,8 @@ export function shellQuote(text: string): string {
  */
 export function curlCommand(request: RepeatableRequest, origin: string, session: string): string {
   const url = `${origin}${request.path}${request.query === '' ? '' : `?${request.query}`}`;
-  const words = ['curl', '-sS'];
+  // --globoff: curl would expand [1-2] or {a,b} in a journaled path into several requests.
+  const words = ['curl', '-sS', '--globoff'];
   if (request.method === 'HEAD') words.push('--head');
   else if (request.method !== 'GET') {
     words.push('-X', /^[A-Z]+$/.test(request.method) ? request.method : shellQuote(request.method));

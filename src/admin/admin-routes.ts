@@ -34,8 +34,14 @@ export interface AdminApiDeps extends AdminDeps {
 
 const DEFAULT_JOURNAL_LIMIT = 50;
 
+/** The session a write names, created if new. */
 function sessionOf(req: Request, sessions: SessionRegistry): Session {
   return sessions.get(sessionIdOf(req));
+}
+
+/** The session a read names, if live: a read (the console polls) never creates or keeps one. */
+function liveSessionOf(req: Request, sessions: SessionRegistry): Session | undefined {
+  return sessions.find(sessionIdOf(req));
 }
 
 /** A session's active scenario as the admin API shows it. */
@@ -93,13 +99,14 @@ export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps
       'get',
       '/scenarios',
       (req, res) => {
+        const session = liveSessionOf(req, sessions);
         res.json({
           scenarios: [...scenarios.values()].map((scenario) => ({
             name: scenario.name,
             description: scenario.description,
             operations: operationsOf(scenario),
           })),
-          active: activeOf(sessionOf(req, sessions)),
+          active: session ? activeOf(session) : null,
         });
       },
     ],
@@ -141,9 +148,10 @@ export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps
       (req, res) => {
         // The validator has made `limit` a number within the document's bounds.
         const limit = Number(req.query.limit ?? DEFAULT_JOURNAL_LIMIT);
-        const requests = sessionOf(req, sessions).journal.list(
-          Number.isInteger(limit) ? limit : DEFAULT_JOURNAL_LIMIT,
-        );
+        const requests =
+          liveSessionOf(req, sessions)?.journal.list(
+            Number.isInteger(limit) ? limit : DEFAULT_JOURNAL_LIMIT,
+          ) ?? [];
         res.json({ requests });
       },
     ],

@@ -69,6 +69,17 @@ export class SessionRegistry {
     return session;
   }
 
+  /**
+   * The session an X-Mock-Session value names if it is live (the default one for none), without
+   * creating it or touching its recency: for reads, which must not keep a session alive or make
+   * room for one by dropping another.
+   */
+  find(id: string | undefined): Session | undefined {
+    if (id === undefined) return this.#default;
+    checkSessionId(id);
+    return this.#named.get(id);
+  }
+
   /** A live named session, without creating it or touching its recency. */
   peek(id: string): Session | undefined {
     return this.#named.get(id);

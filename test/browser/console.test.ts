@@ -156,7 +156,7 @@ describe('the QA console in Chromium', () => {
       journaled?.validationErrors,
     );
     expect(await row.locator('pre.curl').textContent()).toBe(
-      `curl -sS -H "Authorization: Bearer $TOKEN" '${origin}/v1/pets?limit=0'`,
+      `curl -sS --globoff -H "Authorization: Bearer $TOKEN" '${origin}/v1/pets?limit=0'`,
     );
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     await row.getByRole('button', { name: 'Copy curl command' }).click();
@@ -248,7 +248,7 @@ describe('the QA console in Chromium', () => {
     await row.waitFor({ timeout: JOURNAL_WAIT_MS });
     await row.getByRole('button').click();
     expect(await row.locator('pre.curl').textContent()).toBe(
-      `curl -sS -H "Authorization: Bearer $TOKEN" -H 'X-Mock-Session: worker-7' '${origin}/v1/pets?limit=1'`,
+      `curl -sS --globoff -H "Authorization: Bearer $TOKEN" -H 'X-Mock-Session: worker-7' '${origin}/v1/pets?limit=1'`,
     );
     await page.getByRole('button', { name: 'Activate empty-catalogue', exact: true }).click();
     await page.getByText('On: empty-catalogue, until switched off.').waitFor();

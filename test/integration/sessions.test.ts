@@ -194,14 +194,31 @@ describe('the LRU bound on live sessions', () => {
     expect(await listNames(app, 'b')).toEqual(INITIAL_NAMES);
   });
 
-  it('an admin call counts as use of a session', async () => {
+  it('an admin switch counts as use of a session', async () => {
     const { app, sessions } = await createTestApp({ maxSessions: 2 });
     await createPetVia(app, 'A-pet', 'a');
     await createPetVia(app, 'B-pet', 'b');
-    await request(app).get('/__admin/scenarios').set(sessionHeader('a')).expect(200);
+    await request(app).delete('/__admin/scenario').set(sessionHeader('a')).expect(204);
     await createPetVia(app, 'C-pet', 'c');
     expect(sessions.has('a')).toBe(true);
     expect(sessions.has('b')).toBe(false);
+  });
+
+  it('admin reads (the console polls them) neither create a session nor keep one', async () => {
+    const { app, sessions } = await createTestApp({ maxSessions: 2 });
+    await createPetVia(app, 'A-pet', 'a');
+    await createPetVia(app, 'B-pet', 'b');
+    for (const path of ['/__admin/scenarios', '/__admin/requests', '/__admin/coverage']) {
+      await request(app).get(path).set(sessionHeader('gone')).expect(200);
+      await request(app).get(path).set(sessionHeader('a')).expect(200);
+    }
+    expect(sessions.has('gone')).toBe(false);
+    const journal = await request(app).get('/__admin/requests').set(sessionHeader('gone'));
+    expect(journal.body).toEqual({ requests: [] });
+    expect([sessions.has('a'), sessions.has('b')]).toEqual([true, true]);
+    await createPetVia(app, 'C-pet', 'c'); // a, used before b, goes: the reads did not count
+    expect(sessions.has('a')).toBe(false);
+    expect(sessions.has('b')).toBe(true);
   });
 
   it('a dropped session loses its scenario too', async () => {

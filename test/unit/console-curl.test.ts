@@ -10,11 +10,29 @@ function wordsOf(command: string): string[] {
 }
 
 describe("the QA console's curl command", () => {
-  it('repeats a GET with its query, the token left to $TOKEN', () => {
-    const command = curlCommand({ method: 'GET', path: '/v1/pets', query: 'limit=0' }, ORIGIN, '');
-    expect(command).toBe(`curl -sS -H "Authorization: Bearer $TOKEN" '${ORIGIN}/v1/pets?limit=0'`);
+  it("turns curl's URL globbing off: a journaled [1-2] or {a,b} is one request", () => {
+    const command = curlCommand(
+      { method: 'GET', path: '/v1/pets/[1-2]', query: 'q={a,b}' },
+      ORIGIN,
+      '',
+    );
     expect(wordsOf(command)).toEqual([
       '-sS',
+      '--globoff',
+      '-H',
+      'Authorization: Bearer t',
+      `${ORIGIN}/v1/pets/[1-2]?q={a,b}`,
+    ]);
+  });
+
+  it('repeats a GET with its query, the token left to $TOKEN', () => {
+    const command = curlCommand({ method: 'GET', path: '/v1/pets', query: 'limit=0' }, ORIGIN, '');
+    expect(command).toBe(
+      `curl -sS --globoff -H "Authorization: Bearer $TOKEN" '${ORIGIN}/v1/pets?limit=0'`,
+    );
+    expect(wordsOf(command)).toEqual([
+      '-sS',
+      '--globoff',
       '-H',
       'Authorization: Bearer t',
       `${ORIGIN}/v1/pets?limit=0`,
@@ -25,6 +43,7 @@ describe("the QA console's curl command", () => {
     const command = curlCommand({ method: 'POST', path: '/v1/pets', query: '' }, ORIGIN, 'w-1');
     expect(wordsOf(command)).toEqual([
       '-sS',
+      '--globoff',
       '-X',
       'POST',
       '-H',
