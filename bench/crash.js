@@ -318,6 +318,33 @@ async function checkRecovered(mock, db, ledger, rounds) {
   return result;
 }
 
+/**
+ * One round: writers create pets until the mock is SIGKILLed after a random delay, then a new
+ * mock starts on the same file and what it holds is checked against what was acknowledged.
+ */
+async function killUnderWriters(mock, db, ledger, round, prefix) {
+  const writers = startWriters(mock.origin, prefix, ledger, round);
+  const delay = pickKillDelay();
+  await sleep(delay);
+  const killed = await signalMock(mock, 'SIGKILL');
+  await writers.stop();
+  const next = await startReady(db);
+  const check = await checkRecovered(next, db, ledger, new Set([round]));
+  return {
+    mock: next,
+    delay,
+    signal: killed?.signal,
+    byStatus: writers.byStatus,
+    notes: check.notes,
+    row: {
+      acknowledged: shownIn(ledger, round),
+      present: check.present,
+      lost: check.lost,
+      reused: check.reused + writers.reused,
+    },
+  };
+}
+
 /** The shown pets of `round`: the row's "acknowledged". */
 const shownIn = (ledger, round) => ledger.all().filter((pet) => pet.round === round).length;
 
@@ -336,23 +363,15 @@ async function attackKill() {
   const ledger = createLedger();
   let mock = await startReady(db);
   for (let round = 1; round <= ROUNDS; round += 1) {
-    const writers = startWriters(mock.origin, `crash-${round}`, ledger, round);
-    const delay = pickKillDelay();
-    await sleep(delay);
-    const killed = await signalMock(mock, 'SIGKILL');
-    await writers.stop();
-    mock = await startReady(db);
-    const check = await checkRecovered(mock, db, ledger, new Set([round]));
+    const killed = await killUnderWriters(mock, db, ledger, round, `crash-${round}`);
+    mock = killed.mock;
     addRow({
+      ...killed.row,
       attack: `A${round}`,
-      acknowledged: shownIn(ledger, round),
-      present: check.present,
-      lost: check.lost,
-      reused: check.reused + writers.reused,
       notes: [
-        `killed after ${delay} ms (${killed?.signal ?? 'did not end'})`,
-        `answers ${JSON.stringify(writers.byStatus)}`,
-        ...check.notes,
+        `killed after ${killed.delay} ms (${killed.signal ?? 'did not end'})`,
+        `answers ${JSON.stringify(killed.byStatus)}`,
+        ...killed.notes,
       ].join('; '),
     });
   }
@@ -684,19 +703,12 @@ async function attackFullDisk() {
     }
     // Space to spare: creates, SIGKILL, restart.
     const round = FULL_ROUNDS + 1;
-    const writers = startWriters(mock.origin, `crash-c${round}`, ledger, round);
-    await sleep(pickKillDelay());
-    await signalMock(mock, 'SIGKILL');
-    await writers.stop();
-    mock = await startReady(db);
-    const check = await checkRecovered(mock, db, ledger, new Set([round]));
+    const killed = await killUnderWriters(mock, db, ledger, round, `crash-c${round}`);
+    mock = killed.mock;
     addRow({
+      ...killed.row,
       attack: `C${round}`,
-      acknowledged: shownIn(ledger, round),
-      present: check.present,
-      lost: check.lost,
-      reused: check.reused + writers.reused,
-      notes: [`disk freed: ${JSON.stringify(writers.byStatus)}, SIGKILL`, ...check.notes].join(
+      notes: [`disk freed: ${JSON.stringify(killed.byStatus)}, SIGKILL`, ...killed.notes].join(
         '; ',
       ),
     });

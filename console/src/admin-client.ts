@@ -1,4 +1,8 @@
 /** The admin API as the console reads it: typed answers, the token and the session on every call. */
+import type { JournalEntry } from '../../src/sessions/journal.js';
+import { isRecord } from '../../src/util/is-record.js';
+
+export type { JournalEntry };
 
 export interface ActiveScenario {
   readonly name: string;
@@ -21,18 +25,6 @@ export interface SessionSummary {
   /** null for the default session. */
   readonly id: string | null;
   readonly active: ActiveScenario | null;
-}
-
-export interface JournalEntry {
-  readonly time: string;
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly operationId: string | null;
-  readonly status: number | null;
-  readonly scenario: string | null;
-  readonly validationErrors: readonly string[];
 }
 
 export interface StatusCoverage {
@@ -73,10 +65,6 @@ class UnexpectedAnswer extends Error {
 }
 
 type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function recordOf(value: unknown, what: string): Json {
   if (!isRecord(value)) throw new UnexpectedAnswer(`${what} is not an object`);

@@ -209,10 +209,10 @@ export class PetStore {
   /**
    * Memory follows disk: the pet of a failed write goes again. Its id is not handed out again
    * (the counter stays ahead of it, and so does the file's, written whole next). The list is a new
-   * one, so a file store's next write serializes it from the start.
+   * one, so a file store's next write serializes it from the start. (A reset waits for creates
+   * under way, so the pet is still in the list.)
    */
   #forget(pet: Pet, cost: number): void {
-    if (!this.#own.includes(pet)) return; // a reset came meanwhile
     this.#own = this.#own.filter((kept) => kept !== pet);
     if (this.#db) this.#db.data.pets = this.#own;
     if (!this.#discarded) {

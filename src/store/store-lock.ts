@@ -181,6 +181,34 @@ async function replaceStaleLock(
 }
 
 /**
+ * Takes over the lock of `path` judged stale (`text`, the lock as read). An owner that was only
+ * silent may still be running: within a beat or two it sees this lock and stops writing, so what
+ * it wrote is in the file once this one reads it. A mock that took a dead one's claim over at the
+ * same moment finds out here too.
+ */
+async function takeOver(
+  path: string,
+  text: string,
+  mine: LockOwner,
+  stale: 'gone' | 'silent',
+  timing: LockTiming,
+): Promise<void> {
+  const lockPath = lockPathOf(path);
+  let removedClaim: boolean;
+  try {
+    removedClaim = await replaceStaleLock(lockPath, text, mine, timing);
+  } catch (error) {
+    throw new Error(`the store file ${path} cannot be taken over: ${errorMessage(error)}`);
+  }
+  if (stale === 'gone' && !removedClaim) return;
+  await sleep(stale === 'silent' ? TAKEOVER_WAIT_BEATS * timing.heartbeatMs : timing.heartbeatMs);
+  const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
+  if (owner?.instance !== mine.instance) {
+    throw new Error(`the store file ${path} was just taken over by ${describe(owner)}`);
+  }
+}
+
+/**
  * Takes the store file for this mock: one mock per file, as two would each append to a journal
  * the other one replaces (and lose acknowledged pets). The lock file holds the owner (instance,
  * host, pid, since), which refreshes it every `heartbeatMs`; a lock left unrefreshed for
@@ -216,24 +244,7 @@ export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise
         `the store file ${path} is in use by ${describe(owner)} (one mock per --db file; ${how})`,
       );
     }
-    let removedClaim: boolean;
-    try {
-      removedClaim = await replaceStaleLock(lockPath, text, mine, timing);
-    } catch (error) {
-      throw new Error(`the store file ${path} cannot be taken over: ${errorMessage(error)}`);
-    }
-    // An owner that was only silent may still be running: within a beat or two it sees this
-    // lock and stops writing, so what it wrote is in the file once this one reads it. A mock
-    // that took a dead one's claim over at the same moment finds out here too.
-    if (stale === 'silent' || removedClaim) {
-      await sleep(
-        stale === 'silent' ? TAKEOVER_WAIT_BEATS * timing.heartbeatMs : timing.heartbeatMs,
-      );
-      const owner = ownerOf(await readFile(lockPath, 'utf8').catch(() => ''));
-      if (owner?.instance !== mine.instance) {
-        throw new Error(`the store file ${path} was just taken over by ${describe(owner)}`);
-      }
-    }
+    await takeOver(path, text, mine, stale, timing);
     break;
   }
   return holdLock(lockPath, mine, timing);

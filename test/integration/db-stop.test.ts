@@ -1,6 +1,8 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMockServer } from '../../src/start-mock-server.js';
 import { openPetStore } from '../../src/store/open-store.js';
 import { readStoreFile } from '../../src/store/read-store-file.js';
 import { storeDataFrom } from '../../src/store/store-data.js';
@@ -94,4 +96,27 @@ describe('one mock per --db file', () => {
     },
     SLOW,
   );
+});
+
+describe('the --db file when the mock cannot listen', () => {
+  it('lets go of the file: another store opens it at once', async () => {
+    const db = join(dir, 'pets.json');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const address = busy.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      await expect(
+        startMockServer({ db, port, host: '127.0.0.1', logLevel: 'silent' }),
+      ).rejects.toThrow('already in use');
+      const store = await openPetStore({
+        initial: storeDataFrom([]),
+        dbPath: db,
+        checkPet: contract.checkSchema('Pet'),
+      });
+      await store.close();
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
 });
