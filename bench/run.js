@@ -2,6 +2,9 @@
  * npm run bench: the benchmark suite of issue 10. Starts each system as its own server process on
  * Node 24 (pinned to core 0; c and e also on Node 20), loads it with autocannon from this process
  * (pinned to core 1, also on Node 24), and writes bench/results/latest.{md,json}.
+ * Each throughput measurement is taken in rounds (3; 1 with --quick), the systems interleaved
+ * within each round, and reported as the median round; each system is started 5 times (3) for
+ * its startup time, CPU time and idle RSS, reported as medians.
  * Usage: node bench/run.js [--quick] [--no-prism]
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,11 +32,13 @@ import {
   stopAll,
   stopServer,
 } from './lib/children.js';
+import { statusOf } from './lib/http-probe.js';
 import { REQUESTS, measure } from './lib/load.js';
 import { projectRoot, resultsDir } from './lib/paths.js';
 import { preparePrism } from './lib/prism.js';
 import { evaluateTargets, renderMarkdown } from './lib/report.js';
 import { resolveNode20, resolveNode24 } from './lib/runtimes.js';
+import { combineRounds, median } from './lib/rounds.js';
 import { defineSystems, startSystem } from './lib/systems.js';
 
 /** Set in the runner's own process: the Node binaries as JSON (see rerunOnNode24). */
@@ -55,9 +60,6 @@ const SHARED_WORKLOADS = [
   { id: 'get-c10', label: 'get c10', request: 'get', connections: 10, node20: true },
   { id: 'create-c10', label: 'create c10', request: 'create', connections: 10, node20: true },
 ];
-
-/** The systems whose startup is timed; b and f start like c and d. */
-const STARTUP_KEYS = new Set(['a', 'e', 'c', 'd', 'c20', 'e20']);
 
 /** Workloads on servers started with their own data; runs: [system key, server name] pairs. */
 const DATA_WORKLOADS = [
@@ -106,6 +108,7 @@ function parseOptions(argv) {
     prism: !argv.includes('--no-prism'),
     seconds: quick ? 1 : 5,
     warmupSeconds: quick ? 0.5 : 1,
+    rounds: quick ? 1 : 3,
     startupRuns: quick ? 3 : 5,
   };
 }
@@ -164,12 +167,6 @@ function ensureBuilt() {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-function median(values) {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 function markUnavailable(results, key, error) {
   const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
   results.systems[key] = { ...results.systems[key], available: false, reason };
@@ -187,21 +184,29 @@ async function startOrNote(system, results) {
   }
 }
 
-/** Spawn to first 200 and the CPU time to it, `runs` times per system, round-robin. */
+/**
+ * Spawn to first 200, the CPU time to it, and the RSS once settled, `runs` times per system,
+ * round-robin: each figure is the median of its runs.
+ */
 async function measureStartup(systems, options, results) {
-  const timed = systems.filter((system) => STARTUP_KEYS.has(system.key));
-  const runs = Object.fromEntries(timed.map((system) => [system.key, { wall: [], cpu: [] }]));
+  const runs = Object.fromEntries(
+    systems.map((system) => [system.key, { wall: [], cpu: [], rss: [] }]),
+  );
   for (let round = 0; round < options.startupRuns; round += 1) {
-    for (const system of timed) {
+    for (const system of systems) {
       if (!results.systems[system.key].available) continue;
       const running = await startOrNote(system, results);
       if (running === undefined) continue;
-      runs[system.key].wall.push(running.startupMs);
-      if (running.startupCpuMs !== null) runs[system.key].cpu.push(running.startupCpuMs);
+      const { wall, cpu, rss } = runs[system.key];
+      wall.push(running.startupMs);
+      if (running.startupCpuMs !== null) cpu.push(running.startupCpuMs);
+      await sleep(IDLE_SETTLE_MS);
+      const idle = rssMiB(running.pid);
+      if (idle !== null) rss.push(idle);
       await stopServer(running.server);
     }
   }
-  for (const [key, { wall, cpu }] of Object.entries(runs)) {
+  for (const [key, { wall, cpu, rss }] of Object.entries(runs)) {
     if (wall.length === 0) continue;
     results.startup[key] = {
       runsMs: wall,
@@ -209,9 +214,11 @@ async function measureStartup(systems, options, results) {
       cpuRunsMs: cpu,
       cpuMedianMs: cpu.length > 0 ? median(cpu) : null,
     };
+    if (rss.length > 0) results.rss[key] = { idleMiB: median(rss), idleRunsMiB: rss };
     console.log(
       `startup ${key}: median ${Math.round(median(wall))} ms of ${wall.map(Math.round).join(', ')}` +
-        (cpu.length > 0 ? `; CPU ${Math.round(median(cpu))} ms of ${cpu.join(', ')}` : ''),
+        (cpu.length > 0 ? `; CPU ${Math.round(median(cpu))} ms of ${cpu.join(', ')}` : '') +
+        (rss.length > 0 ? `; RSS idle ${median(rss).toFixed(1)} MiB` : ''),
     );
   }
 }
@@ -223,22 +230,39 @@ function logMeasurement(label, key, m) {
   );
 }
 
+/** Puts a mock's store back to its start (its seed or fixtures), through its admin API. */
+async function resetStore(running) {
+  const status = await statusOf(running.resetUrl, {}, 'POST');
+  if (status !== 204) throw new Error(`reset of ${running.system.key}: ${status}`);
+}
+
+/**
+ * One workload on some running systems: `rounds` rounds, the systems interleaved in each; a
+ * workload that grows the store resets it before each round.
+ */
 async function runWorkload(workload, targets, options, results) {
   results.workloads.push({
     id: workload.id,
     label: workload.label,
     connections: workload.connections ?? 10,
   });
-  results.measurements[workload.id] = {};
-  for (const [key, running] of targets) {
-    const m = await measure(running.baseUrl, REQUESTS[workload.request], {
-      connections: workload.connections ?? 10,
-      seconds: options.seconds,
-      warmupSeconds: options.warmupSeconds,
-    });
-    results.measurements[workload.id][key] = m;
-    logMeasurement(workload.label, key, m);
+  const rounds = Object.fromEntries(targets.map(([key]) => [key, []]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const [key, running] of targets) {
+      const request = REQUESTS[workload.request];
+      if (request.resetsStore && running.resetUrl !== undefined) await resetStore(running);
+      const m = await measure(running.baseUrl, request, {
+        connections: workload.connections ?? 10,
+        seconds: options.seconds,
+        warmupSeconds: options.warmupSeconds,
+      });
+      rounds[key].push(m);
+      logMeasurement(`${workload.label} (${round + 1}/${options.rounds})`, key, m);
+    }
   }
+  results.measurements[workload.id] = Object.fromEntries(
+    Object.entries(rounds).map(([key, measurements]) => [key, combineRounds(measurements)]),
+  );
 }
 
 /** Starts the systems that take part; an optional one failing to start is noted. */
@@ -255,16 +279,14 @@ async function startAvailable(systems, results) {
 /** The shared workloads, interleaved over the systems, with RSS read before and after. */
 async function runSharedWorkloads(systems, options, results) {
   const running = await startAvailable(systems, results);
-  await sleep(IDLE_SETTLE_MS);
-  for (const [key, server] of running) {
-    results.rss[key] = { idleMiB: rssMiB(server.pid) };
-    results.cores.servers[key] = coresOf(server.pid);
-  }
+  for (const [key, server] of running) results.cores.servers[key] = coresOf(server.pid);
   for (const workload of SHARED_WORKLOADS) {
     const targets = running.filter(([, server]) => workload.node20 || !server.system.node20);
     await runWorkload(workload, targets, options, results);
   }
-  for (const [key, server] of running) results.rss[key].afterLoadMiB = rssMiB(server.pid);
+  for (const [key, server] of running) {
+    results.rss[key] = { ...results.rss[key], afterLoadMiB: rssMiB(server.pid) };
+  }
   await Promise.all(running.map(([, server]) => stopServer(server.server)));
 }
 
@@ -315,6 +337,7 @@ function newResults(options, systems, runtimes) {
     settings: {
       seconds: options.seconds,
       warmupSeconds: options.warmupSeconds,
+      rounds: options.rounds,
       startupRuns: options.startupRuns,
     },
     systems: {},

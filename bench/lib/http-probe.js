@@ -22,10 +22,11 @@ export function freePort() {
   });
 }
 
-/** The status of one GET on a fresh connection; 0 when nothing answers. */
-export function statusOf(url, headers) {
+/** The status of one request without a body (GET unless said) on a fresh connection; 0 when nothing answers. */
+export function statusOf(url, headers, method = 'GET') {
   return new Promise((resolve) => {
-    const req = request(url, { headers, agent: false, timeout: PROBE_TIMEOUT_MS }, (res) => {
+    const options = { method, headers, agent: false, timeout: PROBE_TIMEOUT_MS };
+    const req = request(url, options, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });

@@ -13,6 +13,8 @@ export const REQUESTS = {
     method: 'POST',
     expect: 201,
     body: JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' }),
+    // Each round of creates starts from the same store, and none meets its budget (--max-pets).
+    resetsStore: true,
   },
   listSold: { path: '/pets?status=sold&limit=20', method: 'GET', expect: 200 },
   list20: { path: '/pets?limit=20', method: 'GET', expect: 200 },

@@ -10,7 +10,7 @@ export interface Measurement {
   statusCounts?: Record<string, number>;
 }
 
-/** What evaluateTargets reads: measurements by workload id, then by system key (a–f, c20, e20). */
+/** What evaluateTargets reads: measurements by workload id, then by system key (a–g, c20, e20). */
 export interface BenchResults {
   measurements: Record<string, Record<string, Measurement | undefined> | undefined>;
   startup: Record<string, { medianMs: number; cpuMedianMs?: number | null } | undefined>;
@@ -42,7 +42,7 @@ export interface BenchRun extends BenchResults {
   pinning: boolean;
   cores: { runner: string | null; servers: Record<string, string | null> };
   loadAverageAtStart: number[];
-  settings: { seconds: number; warmupSeconds: number; startupRuns: number };
+  settings: { seconds: number; warmupSeconds: number; rounds?: number; startupRuns: number };
   systems: Record<string, SystemEntry>;
   workloads: { id: string; label: string; connections: number }[];
   targets: JudgedTarget[];

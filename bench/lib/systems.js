@@ -15,13 +15,15 @@ function prismArgs(prismEntry, port) {
 
 /**
  * The systems, in the order of the report's columns. key: one letter per system, as in issue 10
- * (a–f), and `c20`/`e20` for c and e on Node 20. column: the short label of tables. node: the
+ * (a–f), g for the validated stack's ceiling, and `c20`/`e20` for c and e on Node 20. column: the short label of tables. node: the
  * binary the server runs on; runtime: its version. basePath: where the pet API is served (Prism
  * serves the document's paths without the servers' /v1). `args(port)`: node's arguments;
  * `printsPort`: listens on port 0 and prints `PORT <n>`, else listens on the given port.
  * `dataFlags`: takes the CLI's data flags. `optional`: a peer that may fail to start (noted in the
  * report); the others failing is fatal. `logFile`: where the server's output goes instead of a
- * pipe (see spawnNodeServer). `unavailable`: why the system cannot run here.
+ * pipe (see spawnNodeServer). `unavailable`: why the system cannot run here. `resetPath`: where
+ * the mock puts its store back to its start (the admin API), for a system that keeps what it is
+ * sent.
  *
  * runtimes: `{ node24, node20 }`, each `{ path, version }` or `{ unavailable }` (node20 only);
  * prism: `{ entry }` or `{ unavailable }` (see prism.js).
@@ -47,9 +49,17 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
     printsPort: true,
     args: () => ['bench/servers/bare-express.js'],
   };
+  const validatedExpress = {
+    label:
+      "Express 5 + express-openapi-validator alone: e behind the validator, with the pet API's options, and none of the mock's own steps (the validated stack's ceiling)",
+    basePath: '/v1',
+    printsPort: true,
+    args: () => ['bench/servers/express-validated.js'],
+  };
   const shipped = {
     label: 'the app as shipped: `dist/cli.js --log-level silent`',
     basePath: '/v1',
+    resetPath: '/__admin/reset',
     dataFlags: true,
     args: (port) => ['dist/cli.js', '--port', String(port), '--log-level', 'silent'],
   };
@@ -61,6 +71,7 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
   return [
     { key: 'a', column: 'a node:http', ...on24, ...bareHttp },
     { key: 'e', column: 'e Express', ...on24, ...bareExpress },
+    { key: 'g', column: 'g Express + e-o-v', ...on24, ...validatedExpress },
     { key: 'c', column: 'c shipped', ...on24, ...shipped },
     {
       key: 'b',
@@ -69,6 +80,7 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
         "the app with validation 'off' (createApp from dist/, bench/servers/app-no-validation.js)",
       ...on24,
       basePath: '/v1',
+      resetPath: '/__admin/reset',
       printsPort: true,
       dataFlags: true,
       args: () => ['bench/servers/app-no-validation.js'],
@@ -123,6 +135,7 @@ export async function startSystem(system, dataFlags = []) {
       server,
       pid: server.child.pid,
       baseUrl: `${origin}${system.basePath}`,
+      resetUrl: system.resetPath === undefined ? undefined : `${origin}${system.resetPath}`,
       startupMs: ready - started,
       startupCpuMs,
     };

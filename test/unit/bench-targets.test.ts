@@ -1,3 +1,4 @@
+import { combineRounds, type Round } from '../../bench/lib/rounds.js';
 import {
   evaluateTargets,
   renderMarkdown,
@@ -112,6 +113,44 @@ describe('the bench judges issue 10 targets', () => {
     expect(resultOf(results, 'list c100 p99: shipped')).toBe('n/a (not measured)');
     results.rss.d = undefined;
     expect(resultOf(results, 'RSS idle: shipped / Prism -v error')).toBe('n/a (not measured)');
+  });
+});
+
+describe('the bench sets a goal beside what the validator alone does', () => {
+  it("names g's figure (Express + e-o-v alone) in the goals it bounds", () => {
+    const results = atTheGoals();
+    results.measurements['list-c10'] = { ...results.measurements['list-c10'], g: at(2700) };
+    results.rss.g = { idleMiB: 57 };
+    const goals = Object.fromEntries(evaluateTargets(results).map((t) => [t.target, t.goal]));
+    expect(goals['list c10: shipped / bare Express']).toBe('≥ 0.3× (g: 0.27×)');
+    expect(goals['RSS idle: shipped / Prism -v error']).toBe('≤ 0.5× (g: 0.57×)');
+    // Not measured: the goal alone.
+    expect(evaluateTargets(atTheGoals()).filter((t) => t.goal.includes('(g:'))).toEqual([]);
+  });
+});
+
+describe('the bench reports the median of its rounds', () => {
+  const round = (rps: number, p99: number, bad = 0): Round => ({
+    rps,
+    p50: 1,
+    p99,
+    bad,
+    requests: 100,
+    statusCounts: { '200': 100 - bad, ...(bad > 0 ? { '500': bad } : {}) },
+    connections: 10,
+    seconds: 5,
+  });
+
+  it('takes each figure from the middle round, so one disturbed round decides nothing', () => {
+    const combined = combineRounds([round(9000, 20), round(4000, 90), round(8000, 25)]);
+    expect(combined).toMatchObject({ rps: 8000, p99: 25, requests: 300, bad: 0 });
+    expect(combined.rounds.map((r) => r.rps)).toEqual([9000, 4000, 8000]);
+  });
+
+  it('keeps every failure: one failing round makes the measurement invalid', () => {
+    const combined = combineRounds([round(9000, 20), round(8000, 20, 3), round(8500, 20)]);
+    expect(combined.bad).toBe(3);
+    expect(combined.statusCounts).toEqual({ '200': 297, '500': 3 });
   });
 });
 
