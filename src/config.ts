@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from './util/builtins.js';
 import { coverageFormatOfFile, type CoverageFormat } from './coverage/coverage-formats.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections/limits.js';
 import type { LogLevel } from './logger.js';

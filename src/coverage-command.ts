@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from './util/builtins.js';
 import {
   COVERAGE_FORMATS,
   formatCoverage,

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
+import { createServer } from '../util/builtins.js';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MAX_HEADER_BYTES } from '../http/limits.js';

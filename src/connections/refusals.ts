@@ -1,4 +1,5 @@
-import { STATUS_CODES, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
+import { STATUS_CODES } from '../util/builtins.js';
 import type { Duplex } from 'node:stream';
 import { HttpError } from '../http/http-error.js';
 import { MAX_HEADER_BYTES } from '../http/limits.js';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/builtins.js';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 

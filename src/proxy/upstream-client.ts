@@ -1,10 +1,5 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { HttpAgent, request as httpRequest, nodeHttps } from '../util/builtins.js';
 import { isRecord } from '../util/is-record.js';
 
 /** A request for the real service, below its base address. */
@@ -80,10 +75,11 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const base = new URL(options.target);
   const secure = base.protocol === 'https:';
   const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS };
-  const agent = secure
-    ? new HttpsAgent({ ...agentOptions, rejectUnauthorized: !options.insecure })
+  const https = secure ? nodeHttps() : undefined;
+  const agent = https
+    ? new https.Agent({ ...agentOptions, rejectUnauthorized: !options.insecure })
     : new HttpAgent(agentOptions);
-  const send = secure ? httpsRequest : httpRequest;
+  const send = https ? https.request : httpRequest;
   const basePath = base.pathname.replace(/\/$/, '');
 
   return {

@@ -1,5 +1,5 @@
 import { close, constants, ftruncate, open, rename, unlink, write } from 'node:fs';
-import { promisify } from 'node:util';
+import { promisify } from '../util/builtins.js';
 import { isRecord } from '../util/is-record.js';
 import { journalHeader } from './journal-format.js';
 import { tempPathOf } from './write-file-atomically.js';

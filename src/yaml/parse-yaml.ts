@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash } from '../util/builtins.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
