@@ -27,11 +27,13 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: ['node:http', 'node:https', 'node:crypto', 'node:util'].map((name) => ({
-            name,
-            message: 'Take it from src/util/builtins.ts (an ES import costs every start).',
-            allowTypeImports: true,
-          })),
+          paths: ['http', 'https', 'crypto', 'util']
+            .flatMap((module) => [module, `node:${module}`])
+            .map((name) => ({
+              name,
+              message: 'Take it from src/util/builtins.ts (an ES import costs every start).',
+              allowTypeImports: true,
+            })),
         },
       ],
     },

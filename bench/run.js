@@ -238,7 +238,8 @@ async function resetStore(running) {
 
 /**
  * One workload on some running systems: `rounds` rounds, the systems interleaved in each; a
- * workload that grows the store resets it before each round.
+ * workload that grows the store resets it between each warm-up and its measured run, so that
+ * every measurement starts from the same store.
  */
 async function runWorkload(workload, targets, options, results) {
   results.workloads.push({
@@ -250,11 +251,12 @@ async function runWorkload(workload, targets, options, results) {
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [key, running] of targets) {
       const request = REQUESTS[workload.request];
-      if (request.resetsStore && running.resetUrl !== undefined) await resetStore(running);
+      const resets = request.resetsStore === true && running.resetUrl !== undefined;
       const m = await measure(running.baseUrl, request, {
         connections: workload.connections ?? 10,
         seconds: options.seconds,
         warmupSeconds: options.warmupSeconds,
+        beforeRun: resets ? () => resetStore(running) : undefined,
       });
       rounds[key].push(m);
       logMeasurement(`${workload.label} (${round + 1}/${options.rounds})`, key, m);

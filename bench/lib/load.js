@@ -13,7 +13,7 @@ export const REQUESTS = {
     method: 'POST',
     expect: 201,
     body: JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' }),
-    // Each round of creates starts from the same store, and none meets its budget (--max-pets).
+    // Each measurement of creates starts from the same store (see runWorkload).
     resetsStore: true,
   },
   listSold: { path: '/pets?status=sold&limit=20', method: 'GET', expect: 200 },
@@ -35,10 +35,16 @@ function fire(baseUrl, request, connections, seconds) {
 /**
  * Measures one request against one server. `bad` counts every request that was not a success as
  * the contract defines it (any other status, socket errors, time-outs): a benchmark of errors is
- * worthless, so the report marks a measurement with bad requests as invalid.
+ * worthless, so the report marks a measurement with bad requests as invalid. `beforeRun` is
+ * awaited between the warm-up and the measured run.
  */
-export async function measure(baseUrl, request, { connections, seconds, warmupSeconds }) {
+export async function measure(
+  baseUrl,
+  request,
+  { connections, seconds, warmupSeconds, beforeRun = async () => undefined },
+) {
   await fire(baseUrl, request, connections, warmupSeconds);
+  await beforeRun();
   const result = await fire(baseUrl, request, connections, seconds);
   const statusCounts = Object.fromEntries(
     Object.entries(result.statusCodeStats).map(([code, stats]) => [code, stats.count]),
@@ -52,6 +58,7 @@ export async function measure(baseUrl, request, { connections, seconds, warmupSe
     requests: responses,
     // errors include time-outs and socket errors; a request that got no response has no status.
     bad: responses - good + result.errors,
+    errors: result.errors,
     statusCounts,
     connections,
     seconds,

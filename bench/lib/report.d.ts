@@ -6,7 +6,10 @@ export interface Measurement {
   p99: number;
   /** Requests answered with a non-success status or failing. */
   bad: number;
+  /** Responses received, whatever their status. */
   requests: number;
+  /** Requests that got no response (socket errors, time-outs); part of `bad`. */
+  errors?: number;
   statusCounts?: Record<string, number>;
 }
 

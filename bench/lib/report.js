@@ -78,8 +78,8 @@ const mib = (v) => `${v.toFixed(1)} MiB`;
 const ms = (v) => `${Math.round(v)} ms`;
 
 /**
- * The same figure for g, Express + e-o-v alone, beside a goal: where g itself misses the goal, no
- * change to the mock can meet it within the stack (empty when g was not measured).
+ * The same throughput ratio for g, Express + e-o-v alone, beside a goal: where g itself misses
+ * the goal, no change to the mock can meet it within the stack (empty when g was not measured).
  */
 function ceiling(outcome) {
   return outcome.value === undefined ? '' : ` (g: ${times(outcome.value)})`;
@@ -154,7 +154,7 @@ export function evaluateTargets(results) {
     judged(
       'RSS idle: shipped / Prism -v error',
       ratio(results.rss.c?.idleMiB, results.rss.d?.idleMiB),
-      `≤ ${GOALS.rssIdleOverPrism}×${ceiling(ratio(results.rss.g?.idleMiB, results.rss.d?.idleMiB))}`,
+      `≤ ${GOALS.rssIdleOverPrism}×`,
       (v) => v <= GOALS.rssIdleOverPrism,
       times,
     ),
@@ -197,10 +197,15 @@ export function evaluateTargets(results) {
   return targets;
 }
 
+/** Requests sent: those answered, whatever their status, and those that got no answer. */
+function sent(m) {
+  return m.requests + (m.errors ?? 0);
+}
+
 function cell(m) {
   if (m === undefined) return '';
   const text = `${Math.round(m.rps).toLocaleString('en-US')} · ${m.p50}/${m.p99} ms`;
-  return m.bad === 0 ? text : `${text} ⚠ ${m.bad} of ${m.requests + m.bad} failed`;
+  return m.bad === 0 ? text : `${text} ⚠ ${m.bad} of ${sent(m)} failed`;
 }
 
 function ratioCell(top, bottom) {
@@ -342,7 +347,7 @@ function failureLines(results) {
     for (const [key, m] of Object.entries(results.measurements[workload.id] ?? {})) {
       if (m !== undefined && m.bad > 0) {
         lines.push(
-          `- ${workload.label}, ${column(results, key)}: ${m.bad} of ${m.requests + m.bad} ` +
+          `- ${workload.label}, ${column(results, key)}: ${m.bad} of ${sent(m)} ` +
             `not a success (statuses ${JSON.stringify(m.statusCounts ?? {})})`,
         );
       }
@@ -368,7 +373,7 @@ export function renderMarkdown(results) {
       `runner on Node ${runtimes.runner} · ${results.cpu} · ${pinned} · load average at start ` +
       `${results.loadAverageAtStart.join(', ')}. Each measurement: ${settings.seconds} s after a ` +
       `${settings.warmupSeconds} s warm-up, in ${settings.rounds ?? 1} round(s) with the systems ` +
-      'interleaved in each; a cell is the median round. Cells: req/s · p50/p99 latency ' +
+      'interleaved in each; each figure of a cell is its median over the rounds. Cells: req/s · p50/p99 latency ' +
       '(autocannon, whole ms). Compare ratios, not absolute figures.',
     '',
     ...busyWarning(results),
@@ -380,9 +385,9 @@ export function renderMarkdown(results) {
     '',
     'list/get/create use the default data (30 fixture pets; list returns 20); "100k pets" runs start ' +
       'with `--seed 1 --count 100000`, "10k pets" with `--seed 1 --count 10000` (and `--db <tmp file>`). ' +
-      'Prism serves the paths without `/v1` and returns generated examples. Before each round of ' +
-      'creates, c and b are reset (POST /__admin/reset) to their start: every round starts from ' +
-      'the same store, and none meets its budget.',
+      'Prism serves the paths without `/v1` and returns generated examples. Between the warm-up and the ' +
+      'measured run of creates, c and b are reset (POST /__admin/reset) to their start: every ' +
+      'measurement starts from the same store.',
     '',
     ...failureLines(results),
     '## Startup, CPU and memory (Node 24)',
@@ -401,9 +406,9 @@ export function renderMarkdown(results) {
     '',
     targetTable(results.targets),
     '',
-    'A goal\'s "(g: …)" is the same figure for g, Express with express-openapi-validator and none ' +
-      "of the mock's own steps: the app cannot do better than g within the stack, so where g misses " +
-      'a goal, the validator itself is the cost.',
+    'A goal\'s "(g: …)" is the same ratio for g, Express with express-openapi-validator and none ' +
+      "of the mock's own steps: the app cannot serve more requests a second than g, so where g " +
+      'misses a throughput goal, the validator itself is the cost.',
     '',
   ].join('\n');
 }

@@ -10,4 +10,4 @@ export interface Round extends Measurement {
 export function median(values: readonly number[]): number;
 export function combineRounds(
   rounds: readonly Round[],
-): Round & { rounds: { rps: number; p50: number; p99: number }[] };
+): Round & { rounds: { rps: number; p50: number; p99: number; bad: number }[] };

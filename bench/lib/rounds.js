@@ -8,10 +8,10 @@ export function median(values) {
 }
 
 /**
- * One figure from the rounds of a measurement: the median of each of req/s, p50 and p99, so that
- * one round disturbed by other work on the machine does not decide a target; failures and
- * requests are summed (a failure in any round makes the measurement invalid). The rounds are
- * kept for latest.json.
+ * One measurement from its rounds: each of req/s, p50 and p99 is its own median over the rounds
+ * (so they may come from different rounds), and one round disturbed by other work on the machine
+ * does not decide a target; requests, failures and errors are summed (a failure in any round
+ * makes the measurement invalid). The rounds are kept for latest.json.
  */
 export function combineRounds(rounds) {
   const statusCounts = {};
@@ -26,9 +26,10 @@ export function combineRounds(rounds) {
     p99: median(rounds.map((round) => round.p99)),
     requests: rounds.reduce((sum, round) => sum + round.requests, 0),
     bad: rounds.reduce((sum, round) => sum + round.bad, 0),
+    errors: rounds.reduce((sum, round) => sum + (round.errors ?? 0), 0),
     statusCounts,
     connections: rounds[0].connections,
     seconds: rounds[0].seconds,
-    rounds: rounds.map(({ rps, p50, p99 }) => ({ rps, p50, p99 })),
+    rounds: rounds.map(({ rps, p50, p99, bad }) => ({ rps, p50, p99, bad })),
   };
 }

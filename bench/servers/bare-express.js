@@ -5,22 +5,16 @@
  * res.json, as in any Express app. Usage: node bench/servers/bare-express.js [--port N]; prints
  * `PORT <n>`.
  */
-import console from 'node:console';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import process from 'node:process';
 import { URL } from 'node:url';
 import express from 'express';
+import { listenAndPrintPort } from './listen.js';
 
 const pets = JSON.parse(readFileSync(new URL('../../fixtures/pets.json', import.meta.url), 'utf8'));
 const list = pets.slice(0, 20);
 const pet = pets.find((candidate) => candidate.id === 1);
 let nextId = 1000;
-
-function portArgument(argv) {
-  const index = argv.indexOf('--port');
-  return index >= 0 ? Number(argv[index + 1]) : 0;
-}
 
 const app = express();
 // The settings the app itself makes, so that the two differ only by what the app does.
@@ -38,7 +32,4 @@ app.post('/v1/pets', express.json(), (req, res) => {
 });
 
 const server = createServer(app);
-server.listen(portArgument(process.argv), '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`PORT ${typeof address === 'object' && address !== null ? address.port : ''}`);
-});
+listenAndPrintPort(server);

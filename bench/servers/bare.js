@@ -4,22 +4,16 @@
  * whose body is drained, get one pet (201), so creates count as successes.
  * Usage: node bench/servers/bare.js [--port N]; prints `PORT <n>`.
  */
-import console from 'node:console';
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import process from 'node:process';
 import { URL } from 'node:url';
+import { listenAndPrintPort } from './listen.js';
 
 const pets = JSON.parse(readFileSync(new URL('../../fixtures/pets.json', import.meta.url), 'utf8'));
 const LIST = Buffer.from(JSON.stringify(pets.slice(0, 20)));
 const PET = Buffer.from(JSON.stringify(pets.find((pet) => pet.id === 1)));
 const CREATED = Buffer.from(JSON.stringify({ id: 1000, name: 'Bench', categoryId: 1 }));
-
-function portArgument(argv) {
-  const index = argv.indexOf('--port');
-  return index >= 0 ? Number(argv[index + 1]) : 0;
-}
 
 function send(res, status, body) {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
@@ -37,7 +31,4 @@ const server = createServer((req, res) => {
   }
 });
 
-server.listen(portArgument(process.argv), '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`PORT ${typeof address === 'object' && address !== null ? address.port : ''}`);
-});
+listenAndPrintPort(server);

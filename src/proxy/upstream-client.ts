@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { HttpAgent, request as httpRequest, nodeHttps } from '../util/builtins.js';
+import { HttpAgent, request as httpRequest, loadHttps } from '../util/builtins.js';
 import { isRecord } from '../util/is-record.js';
 
 /** A request for the real service, below its base address. */
@@ -75,7 +75,7 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const base = new URL(options.target);
   const secure = base.protocol === 'https:';
   const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS };
-  const https = secure ? nodeHttps() : undefined;
+  const https = secure ? loadHttps() : undefined;
   const agent = https
     ? new https.Agent({ ...agentOptions, rejectUnauthorized: !options.insecure })
     : new HttpAgent(agentOptions);

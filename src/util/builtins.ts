@@ -1,10 +1,8 @@
 /**
  * The parts of node:http, node:crypto and node:util the mock uses, taken with
- * process.getBuiltinModule instead of `import`. An ES import of a built-in makes Node build its ES
- * module facade, which reads every export, lazy getters included: on Node 24, node:http's load
- * undici (for WebSocket, CloseEvent, MessageEvent), node:crypto's webcrypto and node:util's the
- * worker machinery. That was about 20 ms and 12 MiB of every start (113 internal modules), for
- * parts the mock never uses. Type-only imports of these modules are fine: they leave no import.
+ * process.getBuiltinModule instead of `import`: an ES import of a built-in makes Node read every
+ * export, lazy getters included, and on Node 24 those load undici (node:http's WebSocket),
+ * webcrypto and the worker machinery at every start. Type-only imports leave no import.
  */
 export const {
   Agent: HttpAgent,
@@ -16,6 +14,6 @@ export const { createHash, randomUUID, timingSafeEqual } = process.getBuiltinMod
 export const { parseArgs, promisify } = process.getBuiltinModule('node:util');
 
 /** node:https (and with it node:tls) only when asked for: proxy mode towards an https service. */
-export function nodeHttps(): typeof import('node:https') {
+export function loadHttps(): typeof import('node:https') {
   return process.getBuiltinModule('node:https');
 }
