@@ -35,7 +35,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killChildrenOnExit, spawnNodeServer } from './lib/children.js';
-import { freePort, statusOf } from './lib/http-probe.js';
+import { freePort, waitFor200 } from './lib/http-probe.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -103,26 +103,24 @@ async function startMock(db, { namespace = false } = {}) {
   return { server, port, origin: `http://${HOST}:${port}` };
 }
 
+/** Resolves once the mock answers its health check; fails, with its output, if it ends first. */
+function healthy(mock) {
+  return waitFor200(`${mock.origin}/__admin/health`, {}, mock.server, START_TIMEOUT_MS);
+}
+
 /** 'started' once it answers its health check, 'exited' if it ends first; bounded. */
-async function startedOrExited(mock, timeoutMs = START_TIMEOUT_MS) {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (mock.server.exited) return 'exited';
-    if ((await statusOf(`${mock.origin}/__admin/health`, {})) === 200) return 'started';
-    await sleep(25);
+async function startedOrExited(mock) {
+  try {
+    await healthy(mock);
+    return 'started';
+  } catch {
+    return mock.server.exited ? 'exited' : 'timeout';
   }
-  return 'timeout';
 }
 
 async function startReady(db, options) {
   const mock = await startMock(db, options);
-  const outcome = await startedOrExited(mock);
-  if (outcome !== 'started') {
-    const health = await statusOf(`${mock.origin}/__admin/health`, {});
-    throw new Error(
-      `the mock on ${db} did not start (${outcome}, exit ${mock.server.child.exitCode}, health ${health}): ${mock.server.output.trim()}`,
-    );
-  }
+  await healthy(mock);
   return mock;
 }
 

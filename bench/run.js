@@ -248,9 +248,9 @@ async function runWorkload(workload, targets, options, results) {
     connections: workload.connections ?? 10,
   });
   const rounds = Object.fromEntries(targets.map(([key]) => [key, []]));
+  const request = REQUESTS[workload.request];
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [key, running] of targets) {
-      const request = REQUESTS[workload.request];
       const resets = request.resetsStore === true && running.resetUrl !== undefined;
       const m = await measure(running.baseUrl, request, {
         connections: workload.connections ?? 10,

@@ -32,39 +32,30 @@ export const JOURNAL_ENTRY_LIMITS = {
 /** What V8 spends on an entry besides its strings' characters (objects, array, headers). */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-/** An entry as kept: client text cut to JOURNAL_ENTRY_LIMITS, apart from the request's strings. */
-function kept(entry: JournalEntry): JournalEntry {
-  const { errors, error } = JOURNAL_ENTRY_LIMITS;
-  const extra = entry.validationErrors.length - errors;
+/** How much of the client's text an entry keeps. */
+type EntryLimits = Readonly<Record<keyof typeof JOURNAL_ENTRY_LIMITS, number>>;
+
+/** What a cut-down entry keeps, to fit a small share of the journal: 648 bytes (64k / 101). */
+const CUT_DOWN_LIMITS: EntryLimits = {
+  path: 32,
+  query: 32,
+  requestId: JOURNAL_ENTRY_LIMITS.requestId,
+  errors: 1,
+  error: 32,
+};
+
+/** An entry as kept: client text cut to `limits`, apart from the request's strings. */
+function kept(entry: JournalEntry, limits: EntryLimits = JOURNAL_ENTRY_LIMITS): JournalEntry {
+  const extra = entry.validationErrors.length - limits.errors;
   const validationErrors = entry.validationErrors
-    .slice(0, errors)
-    .map((text) => truncatedCopy(text, error));
+    .slice(0, limits.errors)
+    .map((text) => truncatedCopy(text, limits.error));
   if (extra > 0) validationErrors.push(`(and ${extra} more)`);
   return {
     ...entry,
-    requestId: truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId),
-    path: truncatedCopy(entry.path, JOURNAL_ENTRY_LIMITS.path),
-    query: truncatedCopy(entry.query, JOURNAL_ENTRY_LIMITS.query),
-    validationErrors,
-  };
-}
-
-/** What a cut-down entry keeps of its path, query and first error: fits 648 bytes (64k / 101). */
-const CUT_DOWN_CHARS = 32;
-
-/** An entry cut to fit a small journal: short path and query, the first validation error's start. */
-function cutDown(entry: JournalEntry): JournalEntry {
-  const [first] = entry.validationErrors;
-  const more = entry.validationErrors.length - 1;
-  const validationErrors = first === undefined ? [] : [truncatedCopy(first, CUT_DOWN_CHARS)];
-  if (more > 0) validationErrors.push(`(and ${more} more)`);
-  const requestId = truncatedCopy(entry.requestId, JOURNAL_ENTRY_LIMITS.requestId);
-  const path = truncatedCopy(entry.path, CUT_DOWN_CHARS);
-  return {
-    ...entry,
-    requestId,
-    path,
-    query: truncatedCopy(entry.query, CUT_DOWN_CHARS),
+    requestId: truncatedCopy(entry.requestId, limits.requestId),
+    path: truncatedCopy(entry.path, limits.path),
+    query: truncatedCopy(entry.query, limits.query),
     validationErrors,
   };
 }
@@ -106,7 +97,7 @@ export class Journal {
     if (item.cost > this.#maxBytes) {
       // A share smaller than the entry (many sessions, few --journal-bytes): keep what fits of
       // it rather than nothing, as refused requests are the ones worth seeing.
-      item.entry = cutDown(entry);
+      item.entry = kept(entry, CUT_DOWN_LIMITS);
       item.cost = costOf(item.entry);
       if (item.cost > this.#maxBytes) return;
     }

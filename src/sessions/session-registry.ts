@@ -77,7 +77,7 @@ export class SessionRegistry {
   find(id: string | undefined): Session | undefined {
     if (id === undefined) return this.#default;
     checkSessionId(id);
-    return this.#named.get(id);
+    return this.peek(id);
   }
 
   /** A live named session, without creating it or touching its recency. */
@@ -90,9 +90,7 @@ export class SessionRegistry {
    * if it is not live: a report never creates a session).
    */
   coverageOf(id: string | undefined): CoverageTally | undefined {
-    if (id === undefined) return this.coverage;
-    checkSessionId(id);
-    return this.#named.get(id)?.coverage;
+    return id === undefined ? this.coverage : this.find(id)?.coverage;
   }
 
   /** Clears the coverage of one session, or without an id every coverage: the suite's and all sessions'. */

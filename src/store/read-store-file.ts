@@ -7,13 +7,14 @@ import { parseJson } from '../json/json-codec.js';
 import { checkPets } from './check-pets.js';
 import { digestOf, journalEntriesFor, journalPathOf } from './journal-format.js';
 import { storeDataFrom, type StoreData } from './store-data.js';
+import { isMissingFile } from '../util/is-missing-file.js';
 
 /** A file's bytes; null when it does not exist. */
 async function readIfExists(path: string, what: string): Promise<Buffer | null> {
   try {
     return await readFile(path);
   } catch (error) {
-    if (isRecord(error) && error.code === 'ENOENT') return null;
+    if (isMissingFile(error)) return null;
     throw new Error(`cannot read the ${what} ${path}: ${errorMessage(error)}`);
   }
 }

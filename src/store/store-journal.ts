@@ -1,8 +1,8 @@
 import { close, constants, ftruncate, open, rename, unlink, write } from 'node:fs';
 import { promisify } from '../util/builtins.js';
-import { isRecord } from '../util/is-record.js';
 import { journalHeader } from './journal-format.js';
 import { tempPathOf } from './write-file-atomically.js';
+import { isMissingFile } from '../util/is-missing-file.js';
 
 const openFile = promisify(open);
 const writeFile = promisify(write);
@@ -101,7 +101,7 @@ export class StoreJournal {
     try {
       await unlinkFile(this.#path);
     } catch (error) {
-      if (!isRecord(error) || error.code !== 'ENOENT') throw error;
+      if (!isMissingFile(error)) throw error;
     }
   }
 }

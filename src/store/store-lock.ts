@@ -8,6 +8,7 @@ import { hiddenSiblingOf } from './sibling-path.js';
 import { isRecord } from '../util/is-record.js';
 import { parseJson } from '../json/json-codec.js';
 import { errorMessage } from '../util/error-message.js';
+import { isMissingFile } from '../util/is-missing-file.js';
 
 /** Where the lock of the store file at `path` is: next to it, hidden. */
 export function lockPathOf(path: string): string {
@@ -135,10 +136,6 @@ async function createLock(lockPath: string, owner: LockOwner): Promise<boolean> 
   }
 }
 
-function isMissing(error: unknown): boolean {
-  return isRecord(error) && error.code === 'ENOENT';
-}
-
 /**
  * Replaces a lock judged stale (`judged`, its text) with this mock's. One mock at a time does so,
  * holding a claim file created exclusively; it replaces the lock only if it is still the one
@@ -232,7 +229,7 @@ export async function lockStoreFile(path: string, timing = LOCK_TIMING): Promise
     try {
       stale = await staleness(lockPath, owner, timing);
     } catch (error) {
-      if (!isMissing(error)) throw error; // an unreadable lock is not a gone owner
+      if (!isMissingFile(error)) throw error; // an unreadable lock is not a gone owner
       if (attempt < 3) continue; // released meanwhile
     }
     if (!stale) {

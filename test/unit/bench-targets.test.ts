@@ -150,8 +150,14 @@ describe('the bench reports the median of its rounds', () => {
   });
 
   it('keeps every failure: one failing round makes the measurement invalid', () => {
-    const combined = combineRounds([round(9000, 20), round(8000, 20, 3), round(8500, 20)]);
+    const combined = combineRounds([
+      round(9000, 20),
+      { ...round(8000, 20, 3), errors: 1 },
+      round(8500, 20),
+    ]);
     expect(combined.bad).toBe(3);
+    expect(combined.errors).toBe(1);
+    expect(combined.rounds.map((r) => r.bad)).toEqual([0, 3, 0]);
     expect(combined.statusCounts).toEqual({ '200': 297, '500': 3 });
   });
 });
@@ -184,6 +190,16 @@ describe('the bench report', () => {
       targets: evaluateTargets(results),
     };
   }
+
+  it('counts the requests a failed measurement sent once: answered ones plus those unanswered', () => {
+    const run = aRun();
+    // 100 answered, 2 of them not a success, and 1 request that got no answer at all.
+    run.measurements['list-c10'] = {
+      ...run.measurements['list-c10'],
+      c: { ...at(3000, 5, 3), errors: 1, requests: 100 },
+    };
+    expect(renderMarkdown(run)).toContain('⚠ 3 of 101 failed');
+  });
 
   it('shows the throughput, startup, Node 20 and target tables', () => {
     const markdown = renderMarkdown(aRun());

@@ -146,6 +146,8 @@ describe('lockStoreFile', () => {
       instance: 'in-a-container',
       host: hostname(), // containers on the host's network share its name
       pid: Number(gone.stdout.toString()), // gone here, maybe alive in its own namespace
+      // This machine's boot: only the namespace differs (a lock records the two together).
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
       pidns: 'pid:[1]',
       since: '2030-01-01',
     };
