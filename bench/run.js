@@ -45,6 +45,12 @@ import { defineSystems, startSystem } from './lib/systems.js';
 const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 /** Let a freshly started server settle (JIT, lazy loading, first GC) before reading its RSS. */
 const IDLE_SETTLE_MS = 1000;
+/**
+ * How long every system stands idle after the shared workloads before its RSS "after load" is
+ * read: systems measured late in a round would otherwise be read sooner after their load than
+ * those measured early. The shipped mock gives memory back after 2-3 s idle (src/idle-memory.ts).
+ */
+const AFTER_LOAD_SETTLE_MS = 5000;
 
 const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];
@@ -259,6 +265,8 @@ async function runWorkload(workload, targets, options, results) {
         beforeRun: resets ? () => resetStore(running) : undefined,
       });
       rounds[key].push(m);
+      // Overwritten by each run: what is left is the RSS right after the system's last one.
+      results.rss[key] = { ...results.rss[key], rightAfterLoadMiB: rssMiB(running.pid) };
       logMeasurement(`${workload.label} (${round + 1}/${options.rounds})`, key, m);
     }
   }
@@ -286,6 +294,7 @@ async function runSharedWorkloads(systems, options, results) {
     const targets = running.filter(([, server]) => workload.node20 || !server.system.node20);
     await runWorkload(workload, targets, options, results);
   }
+  await sleep(AFTER_LOAD_SETTLE_MS);
   for (const [key, server] of running) {
     results.rss[key] = { ...results.rss[key], afterLoadMiB: rssMiB(server.pid) };
   }
@@ -341,6 +350,7 @@ function newResults(options, systems, runtimes) {
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       startupRuns: options.startupRuns,
+      afterLoadSettleS: AFTER_LOAD_SETTLE_MS / 1000,
     },
     systems: {},
     workloads: [],

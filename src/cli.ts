@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { errorMessage } from './util/error-message.js';
 import { packageRoot } from './util/paths.js';
+import { releaseMemoryWhenIdle, type Release } from './idle-memory.js';
 import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
 
 function version(): string {
@@ -13,6 +14,17 @@ function version(): string {
   return typeof manifest === 'object' && manifest !== null && 'version' in manifest
     ? String(manifest.version)
     : 'unknown';
+}
+
+const MIB = 1024 * 1024;
+
+/** A release of memory as the log shows it: MiB and ms, rounded. */
+function releaseFields({ beforeBytes, afterBytes, ms }: Release): Record<string, number> {
+  return {
+    rssBeforeMiB: Math.round(beforeBytes / MIB),
+    rssAfterMiB: Math.round(afterBytes / MIB),
+    ms: Math.round(ms),
+  };
 }
 
 function isCallable(value: unknown): value is () => unknown {
@@ -60,6 +72,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
   capYoungGeneration();
+  releaseMemoryWhenIdle((release) => {
+    logger.debug(releaseFields(release), 'gave memory back to the system while idle');
+  });
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).

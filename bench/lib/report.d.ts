@@ -17,7 +17,10 @@ export interface Measurement {
 export interface BenchResults {
   measurements: Record<string, Record<string, Measurement | undefined> | undefined>;
   startup: Record<string, { medianMs: number; cpuMedianMs?: number | null } | undefined>;
-  rss: Record<string, { idleMiB?: number; afterLoadMiB?: number } | undefined>;
+  rss: Record<
+    string,
+    { idleMiB?: number; rightAfterLoadMiB?: number; afterLoadMiB?: number } | undefined
+  >;
 }
 
 export interface JudgedTarget {
@@ -45,7 +48,13 @@ export interface BenchRun extends BenchResults {
   pinning: boolean;
   cores: { runner: string | null; servers: Record<string, string | null> };
   loadAverageAtStart: number[];
-  settings: { seconds: number; warmupSeconds: number; rounds?: number; startupRuns: number };
+  settings: {
+    seconds: number;
+    warmupSeconds: number;
+    rounds?: number;
+    startupRuns: number;
+    afterLoadSettleS?: number;
+  };
   systems: Record<string, SystemEntry>;
   workloads: { id: string; label: string; connections: number }[];
   targets: JudgedTarget[];

@@ -69,7 +69,7 @@ const BOUNDS: [string, Change, Change][] = [
     (r) => (r.rss.c = { idleMiB: 50.1, afterLoadMiB: 100 }),
   ],
   [
-    'RSS after load: shipped / Prism -v error',
+    'RSS after load (settled): shipped / Prism -v error',
     unchanged,
     (r) => (r.rss.c = { idleMiB: 50, afterLoadMiB: 100.1 }),
   ],
@@ -180,7 +180,7 @@ describe('the bench report', () => {
       pinning: true,
       cores: { runner: '1', servers: { c: '0' } },
       loadAverageAtStart: [0.5, 0.5, 0.5],
-      settings: { seconds: 1, warmupSeconds: 0.5, startupRuns: 3 },
+      settings: { seconds: 1, warmupSeconds: 0.5, startupRuns: 3, afterLoadSettleS: 5 },
       systems: {
         c: { label: 'the app as shipped', column: 'c shipped', available: true },
         c20: { label: 'the app as shipped', column: 'c shipped · Node 20', available: true },
