@@ -46,11 +46,17 @@ const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 /** Let a freshly started server settle (JIT, lazy loading, first GC) before reading its RSS. */
 const IDLE_SETTLE_MS = 1000;
 /**
- * How long every system stands idle after the shared workloads before its RSS "after load" is
- * read: systems measured late in a round would otherwise be read sooner after their load than
- * those measured early. The shipped mock gives memory back after 2-3 s idle (src/idle-memory.ts).
+ * How long the systems stand idle after the shared workloads before their RSS "after load" is
+ * read: at least this long for each (systems measured early in the last round, longer). The
+ * shipped mock gives memory back after two idle samples a second apart (src/idle-memory.ts).
  */
 const AFTER_LOAD_SETTLE_MS = 5000;
+/**
+ * A pause after each run of a system that gives memory back when idle, so that its release (a
+ * full collection on core 0, two to three seconds after its load) falls in no other system's
+ * measured run.
+ */
+const RELEASE_GAP_MS = 4000;
 
 const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];
@@ -245,7 +251,8 @@ async function resetStore(running) {
 /**
  * One workload on some running systems: `rounds` rounds, the systems interleaved in each; a
  * workload that grows the store resets it between each warm-up and its measured run, so that
- * every measurement starts from the same store.
+ * every measurement starts from the same store. Resolves with each system's RSS read right after
+ * its run in the last round.
  */
 async function runWorkload(workload, targets, options, results) {
   results.workloads.push({
@@ -254,6 +261,7 @@ async function runWorkload(workload, targets, options, results) {
     connections: workload.connections ?? 10,
   });
   const rounds = Object.fromEntries(targets.map(([key]) => [key, []]));
+  const rightAfterMiB = {};
   const request = REQUESTS[workload.request];
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [key, running] of targets) {
@@ -264,15 +272,16 @@ async function runWorkload(workload, targets, options, results) {
         warmupSeconds: options.warmupSeconds,
         beforeRun: resets ? () => resetStore(running) : undefined,
       });
+      rightAfterMiB[key] = rssMiB(running.pid);
       rounds[key].push(m);
-      // Overwritten by each run: what is left is the RSS right after the system's last one.
-      results.rss[key] = { ...results.rss[key], rightAfterLoadMiB: rssMiB(running.pid) };
       logMeasurement(`${workload.label} (${round + 1}/${options.rounds})`, key, m);
+      if (running.system.releasesWhenIdle) await sleep(RELEASE_GAP_MS);
     }
   }
   results.measurements[workload.id] = Object.fromEntries(
     Object.entries(rounds).map(([key, measurements]) => [key, combineRounds(measurements)]),
   );
+  return rightAfterMiB;
 }
 
 /** Starts the systems that take part; an optional one failing to start is noted. */
@@ -290,13 +299,18 @@ async function startAvailable(systems, results) {
 async function runSharedWorkloads(systems, options, results) {
   const running = await startAvailable(systems, results);
   for (const [key, server] of running) results.cores.servers[key] = coresOf(server.pid);
+  let rightAfterMiB = {};
   for (const workload of SHARED_WORKLOADS) {
     const targets = running.filter(([, server]) => workload.node20 || !server.system.node20);
-    await runWorkload(workload, targets, options, results);
+    rightAfterMiB = await runWorkload(workload, targets, options, results);
   }
   await sleep(AFTER_LOAD_SETTLE_MS);
   for (const [key, server] of running) {
-    results.rss[key] = { ...results.rss[key], afterLoadMiB: rssMiB(server.pid) };
+    results.rss[key] = {
+      ...results.rss[key],
+      rightAfterLoadMiB: rightAfterMiB[key],
+      afterLoadMiB: rssMiB(server.pid),
+    };
   }
   await Promise.all(running.map(([, server]) => stopServer(server.server)));
 }
@@ -350,7 +364,7 @@ function newResults(options, systems, runtimes) {
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       startupRuns: options.startupRuns,
-      afterLoadSettleS: AFTER_LOAD_SETTLE_MS / 1000,
+      afterLoadSettleSeconds: AFTER_LOAD_SETTLE_MS / 1000,
     },
     systems: {},
     workloads: [],

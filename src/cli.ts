@@ -4,9 +4,9 @@ import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, helpText, loadConfig } from './config.js';
+import { releaseLogFields, releaseMemoryWhenIdle } from './idle-memory.js';
 import { errorMessage } from './util/error-message.js';
 import { packageRoot } from './util/paths.js';
-import { releaseMemoryWhenIdle, type Release } from './idle-memory.js';
 import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
 
 function version(): string {
@@ -14,17 +14,6 @@ function version(): string {
   return typeof manifest === 'object' && manifest !== null && 'version' in manifest
     ? String(manifest.version)
     : 'unknown';
-}
-
-const MIB = 1024 * 1024;
-
-/** A release of memory as the log shows it: MiB and ms, rounded. */
-function releaseFields({ beforeBytes, afterBytes, ms }: Release): Record<string, number> {
-  return {
-    rssBeforeMiB: Math.round(beforeBytes / MIB),
-    rssAfterMiB: Math.round(afterBytes / MIB),
-    ms: Math.round(ms),
-  };
 }
 
 function isCallable(value: unknown): value is () => unknown {
@@ -72,8 +61,14 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
   capYoungGeneration();
-  releaseMemoryWhenIdle((release) => {
-    logger.debug(releaseFields(release), 'gave memory back to the system while idle');
+  releaseMemoryWhenIdle({
+    openRequests: server.openRequests,
+    onRelease: (release) => {
+      logger.debug(releaseLogFields(release), 'gave memory back to the system while idle');
+    },
+    onError: (error) => {
+      logger.warn({ err: error }, 'cannot give memory back to the system while idle');
+    },
   });
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {

@@ -1,17 +1,16 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 
 /**
- * Growth of the resident memory since the last release (or since the mock first stood idle) that
- * is worth a release: one takes about 80 ms of CPU at 170 MiB. A burst of load leaves more than
- * this behind (new space at its cap, old space between two collections, V8's pool of free pages);
- * a few requests do not.
+ * Growth of the resident memory since the last release (or since the mock started serving) that
+ * is worth a release, which stops everything for tens of milliseconds. A burst of load leaves more
+ * than this behind (new space at its cap, old space between two collections, V8's pool of free
+ * pages); a few requests do not.
  */
 export const RELEASE_GROWTH_BYTES = 32 * 1024 * 1024;
 
 /** The loop is sampled this often; idle means at most 2% busy, IDLE_CHECKS samples in a row. */
-const CHECK_INTERVAL_MS = 1000;
+export const CHECK_INTERVAL_MS = 1000;
 const IDLE_UTILIZATION = 0.02;
 const IDLE_CHECKS = 2;
 
@@ -19,9 +18,11 @@ const IDLE_CHECKS = 2;
 export interface MemoryProbe {
   /** Share of the time since the last call that the event loop was busy, 0 to 1. */
   utilization(): number;
+  /** Requests received and not yet answered (one held by a scenario's delay included). */
+  openRequests(): number;
   /** Resident memory in bytes. */
   rss(): number;
-  /** A full collection that gives free memory back to the system. */
+  /** A full collection that gives free memory back to the system; throws when it cannot. */
   collect(): void;
 }
 
@@ -33,11 +34,11 @@ export interface Release {
 }
 
 /**
- * Decides, one sample at a time, when to give memory back: once the mock has stood idle for
- * IDLE_CHECKS samples and its resident memory has grown by RELEASE_GROWTH_BYTES over the baseline.
- * The baseline is what was resident when the mock started serving, then what is left after the
- * last release, so memory that stays in use (a large store) is not collected for again and again;
- * it follows the memory down when that shrinks by itself.
+ * Decides, one sample at a time, when to give memory back: once the mock has stood idle, no
+ * request open, for IDLE_CHECKS samples, and its resident memory has grown by
+ * RELEASE_GROWTH_BYTES over the baseline. The baseline is what was resident when the mock started
+ * serving, then what the last release left, so memory that stays in use (a large store) is not
+ * collected for again and again; it follows the memory down when that shrinks by itself.
  */
 export class IdleRelease {
   readonly #probe: MemoryProbe;
@@ -54,7 +55,9 @@ export class IdleRelease {
 
   /** Takes one sample; returns the release made, if any. */
   sample(): Release | undefined {
-    if (this.#probe.utilization() > IDLE_UTILIZATION) {
+    // Both read at every sample: the utilization is measured since the previous one.
+    const busy = this.#probe.utilization() > IDLE_UTILIZATION;
+    if (busy || this.#probe.openRequests() > 0) {
       this.#idleChecks = 0;
       return undefined;
     }
@@ -74,50 +77,88 @@ export class IdleRelease {
   }
 }
 
-/** The options of V8's `gc` extension that this module uses. */
-interface CollectOptions {
+const MIB = 1024 * 1024;
+
+/** A release as the log shows it: MiB and ms, rounded. */
+export function releaseLogFields({ beforeBytes, afterBytes, ms }: Release): Record<string, number> {
+  return {
+    rssBeforeMiB: Math.round(beforeBytes / MIB),
+    rssAfterMiB: Math.round(afterBytes / MIB),
+    ms: Math.round(ms),
+  };
+}
+
+/** V8's `gc` extension, with the options this module uses. */
+type Collector = (options: {
   type: 'major';
   execution: 'sync';
   /** `last-resort`: collects until nothing more is freed, and frees V8's pooled pages. */
   flavor: 'last-resort';
-}
+}) => void;
 
-function isCollector(value: unknown): value is (options: CollectOptions) => void {
+function isCollector(value: unknown): value is Collector {
   return typeof value === 'function';
 }
 
-/** Node 24+: see lastResortCollector. */
-function givesMemoryBack(): boolean {
+/**
+ * Node 24+. Node 20's V8 has no `last-resort` flavor, and its plain full collection gives the
+ * freed memory back to the heap but not to the system (measured in the commit that added this).
+ * Node 22 was not measured.
+ */
+function hasLastResortFlavor(): boolean {
   return Number(process.versions.node.split('.')[0]) >= 24;
 }
 
 /**
- * V8's own full collection, as `node --expose-gc` gives it, taken the way jest-leak-detector
- * does: the flag set for one new context, whose `gc` is kept, then unset again. Only on Node 24+:
- * Node 20's V8 has no `last-resort` flavor, and its plain collection gives no memory back to the
- * system (measured: heap 209 -> 37 MB, resident memory 260 -> 260 MiB).
+ * V8's own full collection, as `node --expose-gc` gives it: the global `gc` when the user ran
+ * Node with that flag; otherwise the flag is set for one new context, whose `gc` is kept, and
+ * unset again (as jest-leak-detector does), so no other code sees a `gc` it did not ask for.
+ * Throws when V8 gives none.
  */
-export function lastResortCollector(): (() => void) | undefined {
-  if (!givesMemoryBack()) return undefined;
-  setFlagsFromString('--expose-gc');
-  const gc: unknown = runInNewContext('gc');
-  setFlagsFromString('--no-expose-gc');
-  if (!isCollector(gc)) return undefined;
+export function createLastResortCollector(): () => void {
+  const exposed: unknown = Reflect.get(globalThis, 'gc');
+  const gc = isCollector(exposed) ? exposed : collectorOfNewContext();
   return () => {
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   };
 }
 
+function collectorOfNewContext(): Collector {
+  const { runInNewContext } = process.getBuiltinModule('node:vm');
+  let gc: unknown;
+  setFlagsFromString('--expose-gc');
+  try {
+    gc = runInNewContext('typeof gc === "function" ? gc : undefined');
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+  if (!isCollector(gc)) throw new Error('V8 gave no gc function with --expose-gc');
+  return gc;
+}
+
+/** What releaseMemoryWhenIdle reads and tells. */
+export interface IdleReleaseOptions {
+  /** Requests received and not yet answered, from the HTTP server. */
+  openRequests: () => number;
+  onRelease: (release: Release) => void;
+  /** The release failed (V8 gave no collector): no further one is tried. */
+  onError: (error: unknown) => void;
+}
+
 /**
- * Gives memory back to the system once a burst of load is over. V8 keeps what a burst made it
- * take (about 170 MiB after `npm run bench`'s workloads, against 86 MiB idle before them) and
- * would give it back itself only through its memory reducer, which never acts in an idle Node
- * server: it waits for a low allocation rate that V8 measures only at a collection, and an idle
- * server makes none. A mock stands idle between test runs most of its life. Samples the event
- * loop once a second, on a timer that keeps no process alive; returns what stops it.
+ * Gives memory back to the system once a burst of load is over (Node 24+). V8 keeps what a burst
+ * made it take, and would give it back itself only through its memory reducer, which never acts
+ * in an idle Node server: it waits for a low allocation rate, which V8 measures only at a
+ * collection, and an idle server makes none. A mock stands idle between test runs most of its
+ * life. Samples the event loop once a second, on a timer that keeps no process alive; returns
+ * what stops it.
  */
-export function releaseMemoryWhenIdle(onRelease: (release: Release) => void): () => void {
-  if (!givesMemoryBack()) return () => undefined;
+export function releaseMemoryWhenIdle({
+  openRequests,
+  onRelease,
+  onError,
+}: IdleReleaseOptions): () => void {
+  if (!hasLastResortFlavor()) return () => undefined;
   // Made at the first release, not at the start: a new context costs a few milliseconds.
   let collector: (() => void) | undefined;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
@@ -128,15 +169,21 @@ export function releaseMemoryWhenIdle(onRelease: (release: Release) => void): ()
       last = now;
       return utilization;
     },
+    openRequests,
     rss: () => process.memoryUsage.rss(),
     collect: () => {
-      collector ??= lastResortCollector();
-      collector?.();
+      collector ??= createLastResortCollector();
+      collector();
     },
   });
   const timer = setInterval(() => {
-    const made = release.sample();
-    if (made) onRelease(made);
+    try {
+      const made = release.sample();
+      if (made) onRelease(made);
+    } catch (error) {
+      clearInterval(timer);
+      onError(error);
+    }
   }, CHECK_INTERVAL_MS);
   timer.unref();
   return () => {

@@ -20,6 +20,8 @@ export interface RunningServer {
   readonly port: number;
   /** What the app was built from: contracts, sessions (the default one's store), scenarios. */
   readonly deps: AppDeps;
+  /** Requests received and not yet answered. */
+  readonly openRequests: () => number;
   /**
    * Stops accepting, finishes in-flight requests, writes the store (and --coverage-report, and
    * the --record file).
@@ -115,6 +117,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     apiUrl: `${url}${deps.contract.operations.basePath}`,
     port: address.port,
     deps,
+    openRequests: http.openRequests,
     close: async () => {
       await closeGracefully(http, store);
       await deps.proxy?.close();

@@ -53,7 +53,7 @@ export interface BenchRun extends BenchResults {
     warmupSeconds: number;
     rounds?: number;
     startupRuns: number;
-    afterLoadSettleS?: number;
+    afterLoadSettleSeconds: number;
   };
   systems: Record<string, SystemEntry>;
   workloads: { id: string; label: string; connections: number }[];

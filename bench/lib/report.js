@@ -85,6 +85,15 @@ function ceiling(outcome) {
   return outcome.value === undefined ? '' : ` (g: ${times(outcome.value)})`;
 }
 
+/**
+ * The same RSS ratio read right after each system's own last run, beside the goal: the shipped
+ * mock gives memory back only once idle (empty when not read).
+ */
+function rightAfter(results) {
+  const value = ratio(results.rss.c?.rightAfterLoadMiB, results.rss.d?.rightAfterLoadMiB);
+  return value.value === undefined ? '' : ` (right after: ${times(value.value)})`;
+}
+
 /** list c100 p99 of the shipped app against Prism's (-v error): both measured and valid. */
 function p99Outcome(results) {
   const shipped = measurement(results, 'list-c100', 'c');
@@ -159,9 +168,9 @@ export function evaluateTargets(results) {
       times,
     ),
     judged(
-      'RSS after load (settled): shipped / Prism -v error',
+      'RSS after load, once idle: shipped / Prism -v error',
       ratio(results.rss.c?.afterLoadMiB, results.rss.d?.afterLoadMiB),
-      `≤ ${GOALS.rssLoadedOverPrism}×`,
+      `≤ ${GOALS.rssLoadedOverPrism}×${rightAfter(results)}`,
       (v) => v <= GOALS.rssLoadedOverPrism,
       times,
     ),
@@ -265,12 +274,12 @@ function processFigures(results) {
       format: mib,
     },
     {
-      label: 'RSS right after its last list/get/create run',
+      label: 'RSS right after its own last list/get/create run',
       of: (key) => results.rss[key]?.rightAfterLoadMiB,
       format: mib,
     },
     {
-      label: `RSS after the list/get/create workloads (all idle ${results.settings.afterLoadSettleS} s)`,
+      label: `RSS after the list/get/create workloads (each idle ≥ ${results.settings.afterLoadSettleSeconds} s)`,
       of: (key) => results.rss[key]?.afterLoadMiB,
       format: mib,
     },

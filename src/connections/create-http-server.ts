@@ -14,6 +14,8 @@ export interface HttpServer {
   readonly closeAllConnections: () => void;
   /** Stops the server's own timers (call once it is closed). */
   readonly dispose: () => void;
+  /** Requests received and not yet answered, those waiting at the gate included. */
+  readonly openRequests: () => number;
 }
 
 /**
@@ -36,6 +38,14 @@ export function createHttpServer(
   logger: Logger,
 ): HttpServer {
   const gate = createConnectionGate(requireHost(app), limits, logger);
+  let open = 0;
+  const countOpen: RequestListener = (req, res) => {
+    open += 1;
+    res.once('close', () => {
+      open -= 1;
+    });
+    gate.listener(req, res);
+  };
   const server = createServer(
     {
       maxHeaderSize: MAX_HEADER_BYTES,
@@ -45,7 +55,7 @@ export function createHttpServer(
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: timeoutCheckInterval(limits),
     },
-    gate.listener,
+    countOpen,
   );
   server.maxConnections = limits.maxConnections;
   // A client that half-closes after sending (`socket.end()`, `nc -N`) still gets its answer: by
@@ -77,5 +87,6 @@ export function createHttpServer(
     dispose: () => {
       gate.close();
     },
+    openRequests: () => open,
   };
 }
