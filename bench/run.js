@@ -46,17 +46,11 @@ const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 /** Let a freshly started server settle (JIT, lazy loading, first GC) before reading its RSS. */
 const IDLE_SETTLE_MS = 1000;
 /**
- * How long the systems stand idle after the shared workloads before their RSS "after load" is
- * read: at least this long for each (systems measured early in the last round, longer). The
- * shipped mock gives memory back after two idle samples a second apart (src/idle-memory.ts).
+ * How long the systems stand idle after the shared workloads before their RSS "once idle" is
+ * read (at least this long for each; systems measured early in the last round, longer): past the
+ * idle time after which the shipped mock gives memory back (IDLE_MS in src/idle-memory.ts).
  */
-const AFTER_LOAD_SETTLE_MS = 5000;
-/**
- * A pause after each run of a system that gives memory back when idle, so that its release (a
- * full collection on core 0, two to three seconds after its load) falls in no other system's
- * measured run.
- */
-const RELEASE_GAP_MS = 4000;
+const AFTER_LOAD_SETTLE_MS = 65_000;
 
 const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];
@@ -275,7 +269,6 @@ async function runWorkload(workload, targets, options, results) {
       rightAfterMiB[key] = rssMiB(running.pid);
       rounds[key].push(m);
       logMeasurement(`${workload.label} (${round + 1}/${options.rounds})`, key, m);
-      if (running.system.releasesWhenIdle) await sleep(RELEASE_GAP_MS);
     }
   }
   results.measurements[workload.id] = Object.fromEntries(

@@ -29,11 +29,7 @@ const HOST = '127.0.0.1';
 const TOKEN = 'stress';
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const SAMPLE_MS = 50;
-/**
- * Before "after" is read. Past the 2-3 s after which the CLI, idle, gives memory back (Node 24,
- * src/idle-memory.ts), so a full run reads the memory an attack left for good.
- */
-const SETTLE_MS = quick ? 500 : 5000;
+const SETTLE_MS = quick ? 500 : 3000;
 /** How long the server may take to answer its health check once an attack ends. */
 const HEALTH_WAIT_MS = quick ? 30_000 : 120_000;
 const { fetch } = globalThis;

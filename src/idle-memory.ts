@@ -9,10 +9,17 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const RELEASE_GROWTH_BYTES = 32 * 1024 * 1024;
 
-/** The loop is sampled this often; idle means at most 2% busy, IDLE_CHECKS samples in a row. */
+/** The loop is sampled this often; idle means at most 2% busy with no request open. */
 export const CHECK_INTERVAL_MS = 1000;
 const IDLE_UTILIZATION = 0.02;
-const IDLE_CHECKS = 2;
+/**
+ * How long the mock must have stood idle. A release costs the next burst of requests: the
+ * collection drops what V8 learnt of the running code and shrinks the young generation, so that
+ * burst runs slower for its first seconds. A test suite's pauses between its runs are shorter than
+ * this; a mock left alone is not (JVM collectors wait minutes before they uncommit memory).
+ */
+export const IDLE_MS = 60_000;
+const IDLE_CHECKS = IDLE_MS / CHECK_INTERVAL_MS;
 
 /** What the decision reads and does, handed in (the tests give their own). */
 export interface MemoryProbe {
@@ -35,7 +42,7 @@ export interface Release {
 
 /**
  * Decides, one sample at a time, when to give memory back: once the mock has stood idle, no
- * request open, for IDLE_CHECKS samples, and its resident memory has grown by
+ * request open, for IDLE_MS, and its resident memory has grown by
  * RELEASE_GROWTH_BYTES over the baseline. The baseline is what was resident when the mock started
  * serving, then what the last release left, so memory that stays in use (a large store) is not
  * collected for again and again; it follows the memory down when that shrinks by itself.

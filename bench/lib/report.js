@@ -279,7 +279,7 @@ function processFigures(results) {
       format: mib,
     },
     {
-      label: `RSS after the list/get/create workloads (each idle ≥ ${results.settings.afterLoadSettleSeconds} s)`,
+      label: `RSS once idle: ≥ ${results.settings.afterLoadSettleSeconds} s after the list/get/create workloads`,
       of: (key) => results.rss[key]?.afterLoadMiB,
       format: mib,
     },

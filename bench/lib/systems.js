@@ -72,8 +72,7 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
     { key: 'a', column: 'a node:http', ...on24, ...bareHttp },
     { key: 'e', column: 'e Express', ...on24, ...bareExpress },
     { key: 'g', column: 'g Express + e-o-v', ...on24, ...validatedExpress },
-    // The CLI on Node 24 gives memory back 2-3 s after its load (src/idle-memory.ts).
-    { key: 'c', column: 'c shipped', ...on24, ...shipped, releasesWhenIdle: true },
+    { key: 'c', column: 'c shipped', ...on24, ...shipped },
     {
       key: 'b',
       column: 'b no validation',

@@ -3,6 +3,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
+  CHECK_INTERVAL_MS,
+  IDLE_MS,
   IdleRelease,
   RELEASE_GROWTH_BYTES,
   createLastResortCollector,
@@ -11,6 +13,13 @@ import {
 } from '../../src/idle-memory.js';
 
 const MIB = 1024 * 1024;
+/** Samples an idle mock takes before it may release. */
+const CHECKS = IDLE_MS / CHECK_INTERVAL_MS;
+
+/** Takes `count` samples, none of which may release. */
+function sampleWithoutRelease(release: IdleRelease, count: number): void {
+  for (let i = 0; i < count; i += 1) expect(release.sample()).toBeUndefined();
+}
 
 /** A probe that plays back loop utilizations, open requests and resident sizes. */
 function scriptedProbe(start: number): MemoryProbe & {
@@ -38,7 +47,8 @@ function scriptedProbe(start: number): MemoryProbe & {
 }
 
 describe('IdleRelease', () => {
-  it('releases on the second idle sample after a burst that grew memory past the threshold', () => {
+  it('releases once it has stood idle for IDLE_MS after a burst that grew memory past the threshold', () => {
+    expect(CHECKS).toBeGreaterThan(1);
     const probe = scriptedProbe(86 * MIB);
     let clock = 0;
     const release = new IdleRelease(probe, () => (clock += 40));
@@ -47,12 +57,12 @@ describe('IdleRelease', () => {
     expect(release.sample()).toBeUndefined();
     probe.busy = 0.001;
     probe.afterCollect = 95 * MIB;
-    expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, CHECKS - 1);
     expect(probe.collections).toBe(0);
     expect(release.sample()).toEqual({ beforeBytes: 180 * MIB, afterBytes: 95 * MIB, ms: 40 });
     expect(probe.collections).toBe(1);
     // Still idle, nothing grew since: no second collection.
-    expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, 2 * CHECKS);
     expect(probe.collections).toBe(1);
   });
 
@@ -61,7 +71,7 @@ describe('IdleRelease', () => {
     const release = new IdleRelease(probe);
     probe.resident = 1024 * MIB;
     probe.busy = 0.5;
-    for (let i = 0; i < 10; i += 1) expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, 2 * CHECKS);
     expect(probe.collections).toBe(0);
   });
 
@@ -70,10 +80,10 @@ describe('IdleRelease', () => {
     const release = new IdleRelease(probe);
     probe.resident = 1024 * MIB;
     probe.open = 1;
-    for (let i = 0; i < 10; i += 1) expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, 2 * CHECKS);
     expect(probe.collections).toBe(0);
     probe.open = 0;
-    expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, CHECKS - 1);
     expect(release.sample()).toBeDefined();
   });
 
@@ -81,11 +91,11 @@ describe('IdleRelease', () => {
     const probe = scriptedProbe(86 * MIB);
     const release = new IdleRelease(probe);
     probe.resident = 200 * MIB;
-    for (const busy of [0, 0.3, 0, 0.3, 0]) {
-      probe.busy = busy;
-      expect(release.sample()).toBeUndefined();
-    }
+    sampleWithoutRelease(release, CHECKS - 1);
+    probe.busy = 0.3;
+    expect(release.sample()).toBeUndefined();
     probe.busy = 0;
+    sampleWithoutRelease(release, CHECKS - 1);
     expect(release.sample()).toBeDefined();
   });
 
@@ -93,7 +103,7 @@ describe('IdleRelease', () => {
     const probe = scriptedProbe(86 * MIB);
     const release = new IdleRelease(probe);
     probe.resident = 86 * MIB + RELEASE_GROWTH_BYTES - 1;
-    for (let i = 0; i < 5; i += 1) expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, 2 * CHECKS);
     probe.resident += 1;
     expect(release.sample()).toBeDefined();
   });
@@ -103,10 +113,10 @@ describe('IdleRelease', () => {
     const release = new IdleRelease(probe);
     probe.resident = 300 * MIB;
     probe.afterCollect = 250 * MIB; // a large store stays in use
-    release.sample();
+    sampleWithoutRelease(release, CHECKS - 1);
     expect(release.sample()).toBeDefined();
     probe.resident = 270 * MIB; // +20 MiB over what was left
-    for (let i = 0; i < 3; i += 1) expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, 2 * CHECKS);
     expect(probe.collections).toBe(1);
   });
 
@@ -115,9 +125,9 @@ describe('IdleRelease', () => {
     const release = new IdleRelease(probe);
     probe.resident = 200 * MIB;
     probe.afterCollect = 200 * MIB;
-    release.sample();
+    sampleWithoutRelease(release, CHECKS - 1);
     expect(release.sample()).toEqual(expect.objectContaining({ afterBytes: 200 * MIB }));
-    for (let i = 0; i < 5; i += 1) expect(release.sample()).toBeUndefined();
+    sampleWithoutRelease(release, 2 * CHECKS);
     expect(probe.collections).toBe(1);
   });
 
@@ -125,8 +135,7 @@ describe('IdleRelease', () => {
     const probe = scriptedProbe(150 * MIB);
     const release = new IdleRelease(probe);
     probe.resident = 100 * MIB;
-    release.sample();
-    release.sample(); // baseline now 100 MiB
+    sampleWithoutRelease(release, CHECKS); // baseline now 100 MiB
     probe.resident = 100 * MIB + RELEASE_GROWTH_BYTES;
     expect(release.sample()).toBeDefined();
   });
@@ -138,7 +147,7 @@ describe('IdleRelease', () => {
     };
     const release = new IdleRelease(probe);
     probe.resident = 200 * MIB;
-    release.sample();
+    sampleWithoutRelease(release, CHECKS - 1);
     expect(() => release.sample()).toThrow('no gc');
   });
 });
