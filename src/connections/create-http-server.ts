@@ -39,11 +39,13 @@ export function createHttpServer(
 ): HttpServer {
   const gate = createConnectionGate(requireHost(app), limits, logger);
   let open = 0;
+  // One function for all: an answer emits 'close' once, so no closure or once() wrapper a request.
+  const closed = (): void => {
+    open -= 1;
+  };
   const countOpen: RequestListener = (req, res) => {
     open += 1;
-    res.once('close', () => {
-      open -= 1;
-    });
+    res.on('close', closed);
     gate.listener(req, res);
   };
   const server = createServer(
