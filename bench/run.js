@@ -50,7 +50,7 @@ const IDLE_SETTLE_MS = 1000;
  * read (at least this long for each; systems measured early in the last round, longer): past the
  * idle time after which the shipped mock gives memory back (IDLE_MS in src/idle-memory.ts).
  */
-const AFTER_LOAD_SETTLE_MS = 65_000;
+const AFTER_LOAD_SETTLE_MS = 75_000;
 
 const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];

@@ -61,8 +61,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
   capYoungGeneration();
-  releaseMemoryWhenIdle({
-    openRequests: server.openRequests,
+  const stopReleasing = releaseMemoryWhenIdle({
+    requestsReceived: server.requestsReceived,
     onRelease: (release) => {
       logger.debug(releaseLogFields(release), 'gave memory back to the system while idle');
     },
@@ -75,6 +75,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).
     if (stopping) process.exit(128 + constants.signals[signal]);
     stopping = true;
+    stopReleasing();
     logger.info({ signal }, 'stopping');
     server.close().then(
       () => process.exit(0),

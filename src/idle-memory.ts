@@ -1,5 +1,6 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
+import { MAX_DELAY_MS } from './scenarios/load-scenarios.js';
 
 /**
  * Growth of the resident memory since the last release (or since the mock started serving) that
@@ -9,24 +10,25 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const RELEASE_GROWTH_BYTES = 32 * 1024 * 1024;
 
-/** The loop is sampled this often; idle means at most 2% busy with no request open. */
+/** The loop is sampled this often; idle means at most 2% busy and no request received. */
 export const CHECK_INTERVAL_MS = 1000;
 const IDLE_UTILIZATION = 0.02;
 /**
  * How long the mock must have stood idle. A release costs the next burst of requests: the
  * collection drops what V8 learnt of the running code and shrinks the young generation, so that
  * burst runs slower for its first seconds. A test suite's pauses between its runs are shorter than
- * this; a mock left alone is not (JVM collectors wait minutes before they uncommit memory).
+ * this; a mock left alone is not (JVM collectors wait minutes before they uncommit memory). Longer
+ * than a scenario's longest delay, so that no request is still held for its answer.
  */
-export const IDLE_MS = 60_000;
+export const IDLE_MS = MAX_DELAY_MS + 5000;
 const IDLE_CHECKS = IDLE_MS / CHECK_INTERVAL_MS;
 
 /** What the decision reads and does, handed in (the tests give their own). */
 export interface MemoryProbe {
   /** Share of the time since the last call that the event loop was busy, 0 to 1. */
   utilization(): number;
-  /** Requests received and not yet answered (one held by a scenario's delay included). */
-  openRequests(): number;
+  /** Requests received so far (a count that only grows). */
+  requestsReceived(): number;
   /** Resident memory in bytes. */
   rss(): number;
   /** A full collection that gives free memory back to the system; throws when it cannot. */
@@ -42,7 +44,7 @@ export interface Release {
 
 /**
  * Decides, one sample at a time, when to give memory back: once the mock has stood idle, no
- * request open, for IDLE_MS, and its resident memory has grown by
+ * request received, for IDLE_MS, and its resident memory has grown by
  * RELEASE_GROWTH_BYTES over the baseline. The baseline is what was resident when the mock started
  * serving, then what the last release left, so memory that stays in use (a large store) is not
  * collected for again and again; it follows the memory down when that shrinks by itself.
@@ -52,19 +54,24 @@ export class IdleRelease {
   readonly #now: () => number;
   #idleChecks = 0;
   #baseline: number;
+  #received: number;
 
   /** Made once the mock serves: its resident memory then is the first baseline. */
   constructor(probe: MemoryProbe, now: () => number = () => performance.now()) {
     this.#probe = probe;
     this.#now = now;
     this.#baseline = probe.rss();
+    this.#received = probe.requestsReceived();
   }
 
   /** Takes one sample; returns the release made, if any. */
   sample(): Release | undefined {
-    // Both read at every sample: the utilization is measured since the previous one.
+    // Both read at every sample: each is measured since the previous one.
     const busy = this.#probe.utilization() > IDLE_UTILIZATION;
-    if (busy || this.#probe.openRequests() > 0) {
+    const received = this.#probe.requestsReceived();
+    const quiet = received === this.#received;
+    this.#received = received;
+    if (busy || !quiet) {
       this.#idleChecks = 0;
       return undefined;
     }
@@ -145,8 +152,8 @@ function collectorOfNewContext(): Collector {
 
 /** What releaseMemoryWhenIdle reads and tells. */
 export interface IdleReleaseOptions {
-  /** Requests received and not yet answered, from the HTTP server. */
-  openRequests: () => number;
+  /** Requests received so far, from the HTTP server. */
+  requestsReceived: () => number;
   onRelease: (release: Release) => void;
   /** The release failed (V8 gave no collector): no further one is tried. */
   onError: (error: unknown) => void;
@@ -154,14 +161,14 @@ export interface IdleReleaseOptions {
 
 /**
  * Gives memory back to the system once a burst of load is over (Node 24+). V8 keeps what a burst
- * made it take, and would give it back itself only through its memory reducer, which never acts
- * in an idle Node server: it waits for a low allocation rate, which V8 measures only at a
+ * made it take, and would give it back itself only through its memory reducer, which on Node 24
+ * never acts in an idle server: it waits for a low allocation rate, which V8 measures only at a
  * collection, and an idle server makes none. A mock stands idle between test runs most of its
  * life. Samples the event loop once a second, on a timer that keeps no process alive; returns
  * what stops it.
  */
 export function releaseMemoryWhenIdle({
-  openRequests,
+  requestsReceived,
   onRelease,
   onError,
 }: IdleReleaseOptions): () => void {
@@ -176,7 +183,7 @@ export function releaseMemoryWhenIdle({
       last = now;
       return utilization;
     },
-    openRequests,
+    requestsReceived,
     rss: () => process.memoryUsage.rss(),
     collect: () => {
       collector ??= createLastResortCollector();

@@ -20,13 +20,16 @@ export interface RunningServer {
   readonly port: number;
   /** What the app was built from: contracts, sessions (the default one's store), scenarios. */
   readonly deps: AppDeps;
-  /** Requests received and not yet answered. */
-  readonly openRequests: () => number;
   /**
    * Stops accepting, finishes in-flight requests, writes the store (and --coverage-report, and
    * the --record file).
    */
   close(): Promise<void>;
+}
+
+/** What the CLI needs besides: how many requests came in (to tell when the mock stands idle). */
+export interface StartedServer extends RunningServer {
+  readonly requestsReceived: () => number;
 }
 
 /** In-flight requests get this long to finish once a stop is asked; then connections are cut. */
@@ -96,7 +99,7 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
 }
 
 /** Loads the contracts, scenarios and data, builds the app and listens: the only listen(). */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger): Promise<StartedServer> {
   const deps = await loadMock(config, logger);
   const app = createApp(deps);
   const store = deps.sessions.default.store;
@@ -117,7 +120,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     apiUrl: `${url}${deps.contract.operations.basePath}`,
     port: address.port,
     deps,
-    openRequests: http.openRequests,
+    requestsReceived: http.requestsReceived,
     close: async () => {
       await closeGracefully(http, store);
       await deps.proxy?.close();

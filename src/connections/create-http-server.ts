@@ -14,8 +14,8 @@ export interface HttpServer {
   readonly closeAllConnections: () => void;
   /** Stops the server's own timers (call once it is closed). */
   readonly dispose: () => void;
-  /** Requests received and not yet answered, those waiting at the gate included. */
-  readonly openRequests: () => number;
+  /** Requests received since the server was made (answered or not). */
+  readonly requestsReceived: () => number;
 }
 
 /**
@@ -38,14 +38,9 @@ export function createHttpServer(
   logger: Logger,
 ): HttpServer {
   const gate = createConnectionGate(requireHost(app), limits, logger);
-  let open = 0;
-  // One function for all: an answer emits 'close' once, so no closure or once() wrapper a request.
-  const closed = (): void => {
-    open -= 1;
-  };
-  const countOpen: RequestListener = (req, res) => {
-    open += 1;
-    res.on('close', closed);
+  let received = 0;
+  const countReceived: RequestListener = (req, res) => {
+    received += 1;
     gate.listener(req, res);
   };
   const server = createServer(
@@ -57,7 +52,7 @@ export function createHttpServer(
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: timeoutCheckInterval(limits),
     },
-    countOpen,
+    countReceived,
   );
   server.maxConnections = limits.maxConnections;
   // A client that half-closes after sending (`socket.end()`, `nc -N`) still gets its answer: by
@@ -89,6 +84,6 @@ export function createHttpServer(
     dispose: () => {
       gate.close();
     },
-    openRequests: () => open,
+    requestsReceived: () => received,
   };
 }

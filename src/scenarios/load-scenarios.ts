@@ -9,7 +9,8 @@ import type { Delay, Fault, Rule, Scenario } from './scenario.js';
 
 const RULE_KEYS = new Set(['operations', 'delay', 'fault', 'status', 'code', 'message', 'body']);
 const SCENARIO_KEYS = new Set(['name', 'description', 'rules']);
-const MAX_DELAY_MS = 60_000;
+/** The longest delay a scenario may set. */
+export const MAX_DELAY_MS = 60_000;
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** A scenario file that cannot be used; the message names the file and the rule. */

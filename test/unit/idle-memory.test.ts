@@ -11,6 +11,7 @@ import {
   releaseLogFields,
   type MemoryProbe,
 } from '../../src/idle-memory.js';
+import { MAX_DELAY_MS } from '../../src/scenarios/load-scenarios.js';
 
 const MIB = 1024 * 1024;
 /** Samples an idle mock takes before it may release. */
@@ -21,22 +22,22 @@ function sampleWithoutRelease(release: IdleRelease, count: number): void {
   for (let i = 0; i < count; i += 1) expect(release.sample()).toBeUndefined();
 }
 
-/** A probe that plays back loop utilizations, open requests and resident sizes. */
+/** A probe that plays back loop utilizations, requests received and resident sizes. */
 function scriptedProbe(start: number): MemoryProbe & {
   busy: number;
-  open: number;
+  received: number;
   resident: number;
   afterCollect: number;
   collections: number;
 } {
   const probe = {
     busy: 0,
-    open: 0,
+    received: 0,
     resident: start,
     afterCollect: start,
     collections: 0,
     utilization: () => probe.busy,
-    openRequests: () => probe.open,
+    requestsReceived: () => probe.received,
     rss: () => probe.resident,
     collect: () => {
       probe.collections += 1;
@@ -75,14 +76,17 @@ describe('IdleRelease', () => {
     expect(probe.collections).toBe(0);
   });
 
-  it('never releases while a request is open (an answer held by a delay), idle loop or not', () => {
+  it('never releases while requests come, however few and however idle the loop', () => {
     const probe = scriptedProbe(86 * MIB);
     const release = new IdleRelease(probe);
     probe.resident = 1024 * MIB;
-    probe.open = 1;
-    sampleWithoutRelease(release, 2 * CHECKS);
+    for (let i = 0; i < 2 * CHECKS; i += 1) {
+      probe.received += 1;
+      expect(release.sample()).toBeUndefined();
+    }
     expect(probe.collections).toBe(0);
-    probe.open = 0;
+    // The last one is followed by IDLE_MS without any: longer than a scenario's longest delay.
+    expect(IDLE_MS).toBeGreaterThan(MAX_DELAY_MS);
     sampleWithoutRelease(release, CHECKS - 1);
     expect(release.sample()).toBeDefined();
   });
