@@ -1,6 +1,6 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
-import { MAX_DELAY_MS } from './scenarios/load-scenarios.js';
+import { MAX_DELAY_MS } from './scenarios/scenario.js';
 
 /**
  * Growth of the resident memory since the last release (or since the mock started serving) that

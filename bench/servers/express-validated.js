@@ -14,25 +14,15 @@ import express from 'express';
 import { parse } from 'yaml';
 import { createContractValidator } from '../../dist/contract/validator.js';
 import { listenAndPrintPort } from './listen.js';
+import { createPet, getPet, listPets } from './pet-answers.js';
 
-const pets = JSON.parse(readFileSync(new URL('../../fixtures/pets.json', import.meta.url), 'utf8'));
 const document = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
-const list = pets.slice(0, 20);
-const pet = pets.find((candidate) => candidate.id === 1);
-let nextId = 1000;
 
 const api = express.Router();
 api.use(express.json(), createContractValidator(document));
-api.get('/pets', (_req, res) => {
-  res.json(list);
-});
-api.get('/pets/:petId', (_req, res) => {
-  res.json(pet);
-});
-api.post('/pets', (req, res) => {
-  nextId += 1;
-  res.status(201).json({ ...req.body, id: nextId });
-});
+api.get('/pets', listPets);
+api.get('/pets/:petId', getPet);
+api.post('/pets', createPet);
 
 const app = express();
 // The settings the app itself makes, so that the two differ only by what the app does.

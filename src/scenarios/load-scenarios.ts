@@ -5,12 +5,10 @@ import type { Operation } from '../contract/operation-index.js';
 import { isRecord } from '../util/is-record.js';
 import { errorMessage } from '../util/error-message.js';
 import { parseYaml } from '../yaml/parse-yaml.js';
-import type { Delay, Fault, Rule, Scenario } from './scenario.js';
+import { MAX_DELAY_MS, type Delay, type Fault, type Rule, type Scenario } from './scenario.js';
 
 const RULE_KEYS = new Set(['operations', 'delay', 'fault', 'status', 'code', 'message', 'body']);
 const SCENARIO_KEYS = new Set(['name', 'description', 'rules']);
-/** The longest delay a scenario may set. */
-export const MAX_DELAY_MS = 60_000;
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** A scenario file that cannot be used; the message names the file and the rule. */

@@ -1,5 +1,8 @@
 import { quoteText } from '../util/quote-text.js';
 
+/** The longest delay a scenario may set. */
+export const MAX_DELAY_MS = 60_000;
+
 /** Latency added before a rule's answer (or before the normal answer): fixed, or a range. */
 export type Delay = { fixed: number } | { min: number; max: number };
 

@@ -9,9 +9,10 @@ import {
   RELEASE_GROWTH_BYTES,
   createLastResortCollector,
   releaseLogFields,
+  releaseMemoryWhenIdle,
   type MemoryProbe,
 } from '../../src/idle-memory.js';
-import { MAX_DELAY_MS } from '../../src/scenarios/load-scenarios.js';
+import { MAX_DELAY_MS } from '../../src/scenarios/scenario.js';
 
 const MIB = 1024 * 1024;
 /** Samples an idle mock takes before it may release. */
@@ -193,4 +194,25 @@ describe('createLastResortCollector', () => {
       expect(process.memoryUsage.rss() - start).toBeLessThan(grown / 2);
     },
   );
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('releaseMemoryWhenIdle', () => {
+  it('samples once a second on Node 24+ only, until stopped', async () => {
+    let reads = 0;
+    const stop = releaseMemoryWhenIdle({
+      requestsReceived: () => (reads += 1),
+      onRelease: () => undefined,
+      onError: () => undefined,
+    });
+    // One read when it starts, one a sample.
+    const started = NODE_MAJOR >= 24 ? 1 : 0;
+    expect(reads).toBe(started);
+    await sleep(CHECK_INTERVAL_MS + 100);
+    expect(reads).toBe(2 * started);
+    stop();
+    await sleep(CHECK_INTERVAL_MS + 100);
+    expect(reads).toBe(2 * started);
+  });
 });
