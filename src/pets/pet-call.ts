@@ -11,8 +11,8 @@ export interface PetCall {
   readonly path: string;
   /** The query as sent, without its `?` (empty for none): the journal keeps it to repeat a call. */
   readonly query: string;
-  /** When it arrived, as an ISO date. */
-  readonly time: string;
+  /** When it arrived, in milliseconds since the epoch. */
+  readonly time: number;
   /** What its method and path name in the contract (path parameters as sent). */
   readonly match: Match;
   /** Its path parameters, decoded, once its operation is found. */
@@ -63,7 +63,7 @@ export class PetCalls {
         method: req.method,
         path,
         query: search,
-        time: new Date().toISOString(),
+        time: Date.now(),
         // The router's own path (`/pets/1` under `/v1`), wherever the app is mounted.
         match: this.#operations.match(req.method, req.path),
       };

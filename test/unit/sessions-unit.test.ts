@@ -1,14 +1,14 @@
 import { ScenarioSwitch } from '../../src/scenarios/scenario-switch.js';
 import type { Scenario } from '../../src/scenarios/scenario.js';
 import { createSessionFactory } from '../../src/sessions/create-session.js';
-import { Journal, type JournalEntry } from '../../src/sessions/journal.js';
+import { Journal, type JournalRecord } from '../../src/sessions/journal.js';
 import { InvalidSessionError, SessionRegistry } from '../../src/sessions/session-registry.js';
 import { resetSession, type Session } from '../../src/sessions/session.js';
 import { storeDataFrom } from '../../src/store/store-data.js';
 
-function entry(n: number): JournalEntry {
+function entry(n: number): JournalRecord {
   return {
-    time: new Date(Date.UTC(2030, 0, 1, 0, 0, n)).toISOString(),
+    time: Date.UTC(2030, 0, 1, 0, 0, n),
     requestId: `r${n}`,
     method: 'GET',
     path: '/v1/pets',
@@ -64,6 +64,18 @@ describe('Journal', () => {
     expect(ids(journal)).toEqual(['r9', 'r8', 'r7']);
   });
 
+  it('keeps the newest `capacity` in order through many drops, charging only what it keeps', () => {
+    const journal = new Journal(1000);
+    for (let n = 1; n <= 5000; n += 1) journal.record(entry(n));
+    const kept = ids(journal);
+    expect(kept).toHaveLength(1000);
+    expect(kept[0]).toBe('r5000');
+    expect(kept.at(-1)).toBe('r4001');
+    const one = new Journal(1);
+    one.record(entry(5000)); // the kept ids, r4001 to r5000, are all as long as this one
+    expect(journal.bytes).toBe(1000 * one.bytes);
+  });
+
   it('keeps nothing with capacity 0', () => {
     const journal = new Journal(0);
     journal.record(entry(1));
@@ -85,10 +97,10 @@ describe('Journal', () => {
     expect(ids(journal)).toEqual(['r6', 'r5']);
   });
 
-  it('keeps entries as recorded', () => {
+  it('keeps entries as recorded, listing their time as an ISO date', () => {
     const journal = new Journal(2);
     journal.record(entry(1));
-    expect(journal.list(1)).toEqual([entry(1)]);
+    expect(journal.list(1)).toEqual([{ ...entry(1), time: '2030-01-01T00:00:01.000Z' }]);
   });
 });
 

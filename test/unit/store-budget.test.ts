@@ -1,6 +1,6 @@
 // The store's budgets (issue 11): pets per session, bytes across sessions, nothing stored or
 // numbered by a refused create; and sessions that share the initial data instead of copying it.
-import { Journal, JOURNAL_ENTRY_LIMITS, type JournalEntry } from '../../src/sessions/journal.js';
+import { Journal, JOURNAL_ENTRY_LIMITS, type JournalRecord } from '../../src/sessions/journal.js';
 import { createMemoryStore } from '../../src/store/open-store.js';
 import type { Pet } from '../../src/store/pet.js';
 import { StoreBudget, StoreFullError, petCost } from '../../src/store/store-budget.js';
@@ -85,9 +85,9 @@ describe('sessions in memory share the initial data', () => {
   });
 });
 
-function entryWith(path: string, errors: string[] = []): JournalEntry {
+function entryWith(path: string, errors: string[] = []): JournalRecord {
   return {
-    time: '2030-01-01T00:00:00.000Z',
+    time: Date.UTC(2030, 0, 1),
     requestId: 'r',
     method: 'GET',
     path,
