@@ -1,6 +1,6 @@
 import { truncatedCopy } from '../util/quote-text.js';
 
-/** One request as the journal keeps it. */
+/** One request as the journal lists it. */
 export interface JournalEntry {
   readonly time: string;
   readonly requestId: string;
@@ -29,16 +29,13 @@ export const JOURNAL_ENTRY_LIMITS = {
   error: 512,
 } as const;
 
-/**
- * What an entry is charged besides its strings' characters: what V8 spent on an entry kept as an
- * object (its object, array and headers), kept as the bound although a row of columns costs less.
- */
+/** What an entry is charged besides its strings' characters: more than a row of Columns takes. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
 /** Characters of an ISO date (`2030-01-01T00:00:00.000Z`), the form entries are listed in. */
 const ISO_TIME_CHARS = 24;
 
-/** The validation errors of the entries that have none: one array for them all. */
+/** The validation errors of the entries that have none: one array for them all, never listed. */
 const NO_ERRORS: readonly string[] = Object.freeze([]);
 
 /** One request as the pet API records it: `time` in milliseconds since the epoch. */
@@ -85,88 +82,91 @@ function costOf(record: JournalRecord): number {
 }
 
 /**
- * The kept entries, a column per field rather than an object per entry. Under load an entry
- * outlives V8's young generation (1,000 of them are a tenth of a second of requests), so what it
- * costs is promoted to the old one, whose collections pause every request in flight: as columns,
- * an entry is a slot in each array and its strings (list c100: 32 MB promoted in 18 s instead of
- * 59, one full collection instead of four). Rows are appended at the end and dropped from the front;
- * the dropped slots are cut off once they are half of the arrays.
+ * The kept entries, a column per field rather than an object per entry. Under load the journal
+ * holds its entries longer than V8's young generation keeps an object, so whatever an entry is
+ * made of gets promoted to the old generation, whose full collections pause every request in
+ * flight; as a row of columns an entry promotes only its strings. Rows are appended at the end and
+ * dropped from the front; the dropped slots are cut off once they are half of the arrays.
  */
 class Columns {
   #first = 0;
-  readonly times: number[] = [];
-  readonly requestIds: string[] = [];
-  readonly methods: string[] = [];
-  readonly paths: string[] = [];
-  readonly queries: string[] = [];
-  readonly operationIds: (string | null)[] = [];
-  readonly statuses: (number | null)[] = [];
-  readonly scenarios: (string | null)[] = [];
-  readonly errors: (readonly string[])[] = [];
-  readonly costs: number[] = [];
+  readonly #times: number[] = [];
+  readonly #requestIds: string[] = [];
+  readonly #methods: string[] = [];
+  readonly #paths: string[] = [];
+  readonly #queries: string[] = [];
+  readonly #operationIds: (string | null)[] = [];
+  readonly #statuses: (number | null)[] = [];
+  readonly #scenarios: (string | null)[] = [];
+  readonly #errors: (readonly string[])[] = [];
+  readonly #costs: number[] = [];
 
   get length(): number {
-    return this.costs.length - this.#first;
+    return this.#costs.length - this.#first;
   }
 
   append(record: JournalRecord, cost: number): void {
-    this.times.push(record.time);
-    this.requestIds.push(record.requestId);
-    this.methods.push(record.method);
-    this.paths.push(record.path);
-    this.queries.push(record.query);
-    this.operationIds.push(record.operationId);
-    this.statuses.push(record.status);
-    this.scenarios.push(record.scenario);
-    this.errors.push(record.validationErrors);
-    this.costs.push(cost);
+    this.#times.push(record.time);
+    this.#requestIds.push(record.requestId);
+    this.#methods.push(record.method);
+    this.#paths.push(record.path);
+    this.#queries.push(record.query);
+    this.#operationIds.push(record.operationId);
+    this.#statuses.push(record.status);
+    this.#scenarios.push(record.scenario);
+    this.#errors.push(record.validationErrors);
+    this.#costs.push(cost);
   }
 
   /** Drops the oldest row and returns its cost. */
   dropFirst(): number {
     const row = this.#first;
-    const cost = this.costs[row] ?? 0;
-    // The row's strings go now, not when the slots are cut off.
-    this.requestIds[row] = '';
-    this.paths[row] = '';
-    this.queries[row] = '';
-    this.errors[row] = NO_ERRORS;
+    const cost = this.#costs[row] ?? 0;
+    // The row's own strings go now, not when the slots are cut off.
+    this.#requestIds[row] = '';
+    this.#paths[row] = '';
+    this.#queries[row] = '';
+    this.#scenarios[row] = null;
+    this.#errors[row] = NO_ERRORS;
     this.#first += 1;
-    if (this.#first * 2 >= this.costs.length) this.#cutDropped();
+    if (this.#first * 2 >= this.#costs.length) this.#cutDropped();
     return cost;
   }
 
-  /** The entry in row `row` (counted from the oldest kept), as listed. */
+  /** The entry in row `row` (counted from the oldest kept), as listed: a copy of its errors. */
   entry(row: number): JournalEntry {
     const at = this.#first + row;
+    // The fallbacks only satisfy noUncheckedIndexedAccess: the journal asks for kept rows alone.
     return {
-      time: new Date(this.times[at] ?? 0).toISOString(),
-      requestId: this.requestIds[at] ?? '',
-      method: this.methods[at] ?? '',
-      path: this.paths[at] ?? '',
-      query: this.queries[at] ?? '',
-      operationId: this.operationIds[at] ?? null,
-      status: this.statuses[at] ?? null,
-      scenario: this.scenarios[at] ?? null,
-      validationErrors: this.errors[at] ?? NO_ERRORS,
+      time: new Date(this.#times[at] ?? 0).toISOString(),
+      requestId: this.#requestIds[at] ?? '',
+      method: this.#methods[at] ?? '',
+      path: this.#paths[at] ?? '',
+      query: this.#queries[at] ?? '',
+      operationId: this.#operationIds[at] ?? null,
+      status: this.#statuses[at] ?? null,
+      scenario: this.#scenarios[at] ?? null,
+      validationErrors: [...(this.#errors[at] ?? NO_ERRORS)],
     };
   }
 
+  /** Moves the kept rows to the front of each array, in place (splice would copy the dropped). */
   #cutDropped(): void {
     const dropped = this.#first;
     for (const column of [
-      this.times,
-      this.requestIds,
-      this.methods,
-      this.paths,
-      this.queries,
-      this.operationIds,
-      this.statuses,
-      this.scenarios,
-      this.errors,
-      this.costs,
+      this.#times,
+      this.#requestIds,
+      this.#methods,
+      this.#paths,
+      this.#queries,
+      this.#operationIds,
+      this.#statuses,
+      this.#scenarios,
+      this.#errors,
+      this.#costs,
     ]) {
-      column.splice(0, dropped);
+      column.copyWithin(0, dropped);
+      column.length -= dropped;
     }
     this.#first = 0;
   }
