@@ -47,10 +47,10 @@ const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 const IDLE_SETTLE_MS = 1000;
 /**
  * How long the systems stand idle after the shared workloads before their RSS "once idle" is
- * read (at least this long for each; systems measured early in the last round, longer): past the
- * idle time after which the shipped mock gives memory back (IDLE_MS in src/idle-memory.ts).
+ * read (at least this long for each; systems measured early in the last round, longer): this much
+ * past the idle time after which the shipped mock gives memory back (IDLE_MS, read from dist/).
  */
-const AFTER_LOAD_SETTLE_MS = 75_000;
+const AFTER_IDLE_RELEASE_MS = 10_000;
 
 const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];
@@ -297,7 +297,7 @@ async function runSharedWorkloads(systems, options, results) {
     const targets = running.filter(([, server]) => workload.node20 || !server.system.node20);
     rightAfterMiB = await runWorkload(workload, targets, options, results);
   }
-  await sleep(AFTER_LOAD_SETTLE_MS);
+  await sleep(options.afterLoadSettleMs);
   for (const [key, server] of running) {
     results.rss[key] = {
       ...results.rss[key],
@@ -357,7 +357,7 @@ function newResults(options, systems, runtimes) {
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       startupRuns: options.startupRuns,
-      afterLoadSettleSeconds: AFTER_LOAD_SETTLE_MS / 1000,
+      afterLoadSettleSeconds: options.afterLoadSettleMs / 1000,
     },
     systems: {},
     workloads: [],
@@ -376,7 +376,12 @@ function newResults(options, systems, runtimes) {
 
 /** The runner's own process, on Node 24 (and pinned): measures and writes the results. */
 async function main(runtimes) {
-  const options = parseOptions(process.argv.slice(2));
+  // Built by now (prepare): the idle time of the build that is measured.
+  const { IDLE_MS } = await import('../dist/idle-memory.js');
+  const options = {
+    ...parseOptions(process.argv.slice(2)),
+    afterLoadSettleMs: IDLE_MS + AFTER_IDLE_RELEASE_MS,
+  };
   killChildrenOnExit();
   const prism = options.prism
     ? preparePrism({ install: !options.quick })

@@ -119,7 +119,7 @@ function isCollector(value: unknown): value is Collector {
  * freed memory back to the heap but not to the system (measured in the commit that added this).
  * Node 22 was not measured.
  */
-function hasLastResortFlavor(): boolean {
+export function hasLastResortFlavor(): boolean {
   return Number(process.versions.node.split('.')[0]) >= 24;
 }
 

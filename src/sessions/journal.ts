@@ -100,9 +100,15 @@ class Columns {
   readonly #scenarios: (string | null)[] = [];
   readonly #errors: (readonly string[])[] = [];
   readonly #costs: number[] = [];
+  /** The sum of the kept rows' costs. */
+  #bytes = 0;
 
   get length(): number {
     return this.#costs.length - this.#first;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
   }
 
   append(record: JournalRecord, cost: number): void {
@@ -116,12 +122,13 @@ class Columns {
     this.#scenarios.push(record.scenario);
     this.#errors.push(record.validationErrors);
     this.#costs.push(cost);
+    this.#bytes += cost;
   }
 
-  /** Drops the oldest row and returns its cost. */
-  dropFirst(): number {
+  /** Drops the oldest row. */
+  dropFirst(): void {
     const row = this.#first;
-    const cost = this.#costs[row] ?? 0;
+    this.#bytes -= this.#costs[row] ?? 0;
     // The row's own strings go now, not when the slots are cut off.
     this.#requestIds[row] = '';
     this.#paths[row] = '';
@@ -130,7 +137,6 @@ class Columns {
     this.#errors[row] = NO_ERRORS;
     this.#first += 1;
     if (this.#first * 2 >= this.#costs.length) this.#cutDropped();
-    return cost;
   }
 
   /** The entry in row `row` (counted from the oldest kept), as listed: a copy of its errors. */
@@ -181,7 +187,6 @@ export class Journal {
   readonly #capacity: number;
   readonly #maxBytes: number;
   #rows = new Columns();
-  #bytes = 0;
 
   constructor(capacity: number, maxBytes = Number.POSITIVE_INFINITY) {
     this.#capacity = capacity;
@@ -190,7 +195,7 @@ export class Journal {
 
   /** Bytes the kept entries are charged. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#rows.bytes;
   }
 
   record(record: JournalRecord): void {
@@ -205,12 +210,11 @@ export class Journal {
       if (cost > this.#maxBytes) return;
     }
     this.#rows.append(entry, cost);
-    this.#bytes += cost;
     while (
       this.#rows.length > 0 &&
-      (this.#rows.length > this.#capacity || this.#bytes > this.#maxBytes)
+      (this.#rows.length > this.#capacity || this.#rows.bytes > this.#maxBytes)
     ) {
-      this.#bytes -= this.#rows.dropFirst();
+      this.#rows.dropFirst();
     }
   }
 
@@ -225,6 +229,5 @@ export class Journal {
 
   clear(): void {
     this.#rows = new Columns();
-    this.#bytes = 0;
   }
 }

@@ -4,14 +4,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:http';
 import { loadConfig } from '../../src/config.js';
 import { createHttpServer, type HttpServer } from '../../src/connections/create-http-server.js';
+import { eventually } from '../helpers/raw-socket.js';
 import { captureLogger } from '../helpers/test-app.js';
 
-/** Resolves once `check` holds, polling every 5 ms (at most 2 s). */
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 5) {
-    if (waited > 2000) throw new Error('condition not reached in 2 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** The status of one GET /v1/pets on a fresh connection, sent without Host if asked. */
+function statusOf(port: number, { withoutHost = false } = {}): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/v1/pets', agent: false });
+    if (withoutHost) req.removeHeader('Host');
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.end();
+  });
 }
 
 describe('createHttpServer: requests received', () => {
@@ -41,28 +47,13 @@ describe('createHttpServer: requests received', () => {
 
   it('counts each request as it comes, answered or held, and a refused one', async () => {
     expect(http.requestsReceived()).toBe(0);
-    const answered = new Promise<number | undefined>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: '/v1/pets', agent: false });
-      req.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
-      req.end();
-    });
-    await until(() => held.length === 1);
+    const answered = statusOf(port);
+    expect(await eventually(() => held.length === 1, 2000)).toBe(true);
     expect(http.requestsReceived()).toBe(1);
     held[0]?.end('{}');
     expect(await answered).toBe(200);
     // Without Host: refused with an Error body, and still a request received.
-    const refused = new Promise<number | undefined>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: '/v1/pets', agent: false });
-      req.removeHeader('Host');
-      req.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
-      req.end();
-    });
+    const refused = statusOf(port, { withoutHost: true });
     expect(await refused).toBe(400);
     expect(http.requestsReceived()).toBe(2);
   });

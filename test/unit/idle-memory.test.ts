@@ -8,6 +8,7 @@ import {
   IdleRelease,
   RELEASE_GROWTH_BYTES,
   createLastResortCollector,
+  hasLastResortFlavor,
   releaseLogFields,
   releaseMemoryWhenIdle,
   type MemoryProbe,
@@ -165,7 +166,11 @@ describe('releaseLogFields', () => {
   });
 });
 
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+describe('hasLastResortFlavor', () => {
+  it('holds from Node 24 on', () => {
+    expect(hasLastResortFlavor()).toBe(Number(process.versions.node.split('.')[0]) >= 24);
+  });
+});
 
 describe('createLastResortCollector', () => {
   it('leaves no gc behind, in this context or in a new one', () => {
@@ -175,7 +180,7 @@ describe('createLastResortCollector', () => {
   });
 
   // Node 20's plain collection frees the heap but keeps the pages: the mock does not use it there.
-  (NODE_MAJOR >= 24 ? it : it.skip)(
+  (hasLastResortFlavor() ? it : it.skip)(
     'on Node 24+, gives what garbage took back to the system, not only to the heap',
     () => {
       const collect = createLastResortCollector();
@@ -207,7 +212,7 @@ describe('releaseMemoryWhenIdle', () => {
       onError: () => undefined,
     });
     // One read when it starts, one a sample.
-    const started = NODE_MAJOR >= 24 ? 1 : 0;
+    const started = hasLastResortFlavor() ? 1 : 0;
     expect(reads).toBe(started);
     await sleep(CHECK_INTERVAL_MS + 100);
     expect(reads).toBe(2 * started);
