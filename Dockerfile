@@ -50,7 +50,7 @@ EXPOSE 4010
 # 127.0.0.1:$PORT/__admin/health, with MOCK_ADMIN_TOKEN as bearer when set; 2 s timeout).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
     CMD ["node", "dist/healthcheck.js"]
-# PID 1 is node itself, no tini/--init: the CLI handles SIGTERM and SIGINT (src/cli.ts), which is
+# PID 1 is node itself, no tini/--init: the CLI handles SIGTERM and SIGINT (src/cli/main.ts), which is
 # all that PID 1 must do here, since the server starts no child processes (no zombies to reap).
 # `docker stop` therefore ends it at once with exit code 0 instead of waiting for SIGKILL.
 STOPSIGNAL SIGTERM

@@ -377,7 +377,7 @@ function newResults(options, systems, runtimes) {
 /** The runner's own process, on Node 24 (and pinned): measures and writes the results. */
 async function main(runtimes) {
   // Built by now (prepare): the idle time of the build that is measured.
-  const { IDLE_MS } = await import('../dist/idle-memory.js');
+  const { IDLE_MS } = await import('../dist/cli/idle-memory.js');
   const options = {
     ...parseOptions(process.argv.slice(2)),
     afterLoadSettleMs: IDLE_MS + AFTER_IDLE_RELEASE_MS,

@@ -10,7 +10,7 @@
  * - The library's entry points (index.js, workers.js, playwright.js) stay as tsc wrote them.
  */
 import console from 'node:console';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -25,14 +25,14 @@ const packagesExternal = {
   },
 };
 
-// Its input is tsc's dist/cli.js: run again on its own output, it would delete the chunks that
-// output imports. `npm run build` starts from tsc every time.
-if (readFileSync(join(dist, 'cli.js'), 'utf8').includes(`./${CHUNKS}/`)) {
-  throw new Error('build-cli: dist/cli.js is bundled already; run npm run build');
-}
+// Its inputs are tsc's dist/cli/: the bin (dist/cli.js) and the container's health probe
+// (dist/healthcheck.js) keep the paths users and images already name.
 rmSync(join(dist, CHUNKS), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: join(dist, 'cli.js') },
+  entryPoints: {
+    cli: join(dist, 'cli', 'main.js'),
+    healthcheck: join(dist, 'cli', 'healthcheck.js'),
+  },
   outdir: dist,
   chunkNames: `${CHUNKS}/[name]-[hash]`,
   allowOverwrite: true,

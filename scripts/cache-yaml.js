@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { adminContractPath, defaultContractPath, defaultScenariosDir } from '../dist/util/paths.js';
-import { YAML_CACHE_DIR, yamlCacheName } from '../dist/yaml/parse-yaml.js';
+import { YAML_CACHE_DIR, yamlCacheName } from '../dist/util/parse-yaml.js';
 
 const files = [
   defaultContractPath,

@@ -1,16 +1,20 @@
 /** petstore-mock as a library: the app factory, and a server to start in-process. */
-export { createApp, type AppDeps } from './app.js';
-export { loadConfig, ConfigError, type Config } from './config.js';
-export { loadMock, StartError } from './load-mock.js';
-export { startServer, type RunningServer } from './server.js';
-export { startMockServer, type MockServer, type MockServerOptions } from './start-mock-server.js';
-export type { Pet, NewPet, PetStatus } from './store/pet.js';
-export type { Int64 } from './json/int64.js';
-export type { JournalEntry } from './sessions/journal.js';
+export { createApp, type AppDeps } from './api/app.js';
+export { loadConfig, ConfigError, type Config } from './config/load-config.js';
+export { loadMock, StartError } from './server/load-mock.js';
+export { startServer, type RunningServer } from './server/start-server.js';
+export {
+  startMockServer,
+  type MockServer,
+  type MockServerOptions,
+} from './server/start-mock-server.js';
+export type { Pet, NewPet, PetStatus } from './state/pet.js';
+export type { Int64 } from './util/int64.js';
+export type { JournalEntry } from './state/request-journal.js';
 export type {
   CoverageReport,
   OperationCoverage,
   StatusCoverage,
   UnmatchedCoverage,
-} from './coverage/coverage-report.js';
-export type { CoverageFormat } from './coverage/coverage-formats.js';
+} from './state/coverage-report.js';
+export type { CoverageFormat } from './state/coverage-formats.js';

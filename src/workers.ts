@@ -3,7 +3,7 @@
  * each parallel worker in a session of its own (X-Mock-Session), so workers never see each other's
  * pets, scenarios or resets.
  */
-import type { JournalEntry } from './sessions/journal.js';
+import type { JournalEntry } from './state/request-journal.js';
 import type { MockServer, MockServerOptions } from './index.js';
 
 /** The variables that carry the shared mock's addresses from the global setup to the workers. */

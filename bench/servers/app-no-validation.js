@@ -6,10 +6,10 @@
 import console from 'node:console';
 import { createServer } from 'node:http';
 import process from 'node:process';
-import { createApp } from '../../dist/app.js';
-import { loadConfig } from '../../dist/config.js';
-import { loadMock } from '../../dist/load-mock.js';
-import { createLogger } from '../../dist/logger.js';
+import { createApp } from '../../dist/api/app.js';
+import { loadConfig } from '../../dist/config/load-config.js';
+import { loadMock } from '../../dist/server/load-mock.js';
+import { createLogger } from '../../dist/util/logger.js';
 
 // The environment is left out so that only the flags the runner passes count.
 const command = loadConfig(['--port', '0', ...process.argv.slice(2)], {});

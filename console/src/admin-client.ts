@@ -1,5 +1,5 @@
 /** The admin API as the console reads it: typed answers, the token and the session on every call. */
-import type { JournalEntry } from '../../src/sessions/journal.js';
+import type { JournalEntry } from '../../src/state/request-journal.js';
 import { isRecord } from '../../src/util/is-record.js';
 
 export type { JournalEntry };

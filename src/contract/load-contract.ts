@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { errorMessage } from '../util/error-message.js';
-import { parseYaml } from '../yaml/parse-yaml.js';
+import { parseYaml } from '../util/parse-yaml.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 import { createOperationIndex, type Operation, type OperationIndex } from './operation-index.js';
 import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';

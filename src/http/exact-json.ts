@@ -1,6 +1,6 @@
 import type { Express, Response } from 'express';
-import { int64Breaches } from '../json/int64.js';
-import { containsBigInt, stringifyJson, validationView } from '../json/json-codec.js';
+import { int64Breaches } from '../util/int64.js';
+import { containsBigInt, stringifyJson, validationView } from '../util/json-codec.js';
 import { responseViolation } from './to-http-error.js';
 
 /**

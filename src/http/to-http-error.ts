@@ -1,8 +1,8 @@
 import { error as validatorErrors } from 'express-openapi-validator';
-import { InvalidPreferenceError, NotInContractError } from '../scenarios/prefer.js';
-import { UnknownScenarioError } from '../scenarios/scenario.js';
-import { InvalidSessionError } from '../sessions/session-registry.js';
-import { StoreFullError, StoreWriteError } from '../store/store-budget.js';
+import { InvalidPreferenceError, NotInContractError } from '../contract/prefer.js';
+import { UnknownScenarioError } from '../contract/scenario.js';
+import { InvalidSessionError } from '../state/session-registry.js';
+import { StoreFullError, StoreWriteError } from '../state/store-budget.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText, truncate } from '../util/quote-text.js';
 import { HttpError } from './http-error.js';

@@ -1,6 +1,6 @@
 import type { Operation } from '../contract/operation-index.js';
-import { int64Breaches } from '../json/int64.js';
-import { parseJson } from '../json/json-codec.js';
+import { int64Breaches } from '../util/int64.js';
+import { parseJson } from '../util/json-codec.js';
 import { errorMessage } from '../util/error-message.js';
 import { quoteText } from '../util/quote-text.js';
 import type { UpstreamAnswer } from './upstream-client.js';

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { SchemaCheck } from '../contract/schema-validator.js';
-import { compareInt64, type Int64 } from '../json/int64.js';
-import { stringifyJson } from '../json/json-codec.js';
-import { checkPets } from '../store/check-pets.js';
-import { createCoalescedWrite } from '../store/coalesced-write.js';
-import { loadFixtures } from '../store/initial-data.js';
-import type { Pet } from '../store/pet.js';
-import { writeFileAtomically } from '../store/write-file-atomically.js';
+import { compareInt64, type Int64 } from '../util/int64.js';
+import { stringifyJson } from '../util/json-codec.js';
+import { checkPets } from '../state/check-pets.js';
+import { createCoalescedWrite } from '../util/coalesced-write.js';
+import { loadFixtures } from '../state/initial-data.js';
+import type { Pet } from '../state/pet.js';
+import { writeFileAtomically } from '../util/write-file-atomically.js';
 import { errorMessage } from '../util/error-message.js';
 
 /** Keeps the pets seen in the real service's valid answers as a fixtures file (--record). */

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import type { CoverageReport } from '../../src/coverage/coverage-report.js';
-import { readCoverageReport } from '../../src/coverage/read-coverage-report.js';
+import type { CoverageReport } from '../../src/state/coverage-report.js';
+import { readCoverageReport } from '../../src/cli/read-coverage-report.js';
 import { sessionHeader } from './scenario-http.js';
 
 /** GET /__admin/coverage (200 expected), in a session if one is named, read as a report. */

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { Pet } from '../../src/store/pet.js';
+import type { Pet } from '../../src/state/pet.js';
 import { contract } from './test-app.js';
 
 /** The contract's Error body, as tests read it back. */

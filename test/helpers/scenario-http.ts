@@ -2,8 +2,8 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders } from '
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { Pet } from '../../src/store/pet.js';
-import type { JournalEntry } from '../../src/sessions/journal.js';
+import type { Pet } from '../../src/state/pet.js';
+import type { JournalEntry } from '../../src/state/request-journal.js';
 import { AUTH } from './test-app.js';
 
 import { asPet, asPets } from './http-matrix.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import type { Express } from 'express';
-import { createApp, type AppDeps } from '../../src/app.js';
+import { createApp, type AppDeps } from '../../src/api/app.js';
 import { loadContract, type Contract } from '../../src/contract/load-contract.js';
 import {
   adminContractPath,
@@ -9,15 +9,15 @@ import {
   defaultFixturesPath,
   defaultScenariosDir,
 } from '../../src/util/paths.js';
-import type { Pet } from '../../src/store/pet.js';
-import { loadScenarios } from '../../src/scenarios/load-scenarios.js';
-import type { Scenario } from '../../src/scenarios/scenario.js';
-import { createSession, createSessionFactory } from '../../src/sessions/create-session.js';
-import { SessionRegistry } from '../../src/sessions/session-registry.js';
-import { loadFixtures } from '../../src/store/initial-data.js';
-import { openPetStore } from '../../src/store/open-store.js';
-import type { PetStore } from '../../src/store/pet-store.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import type { Pet } from '../../src/state/pet.js';
+import { loadScenarios } from '../../src/contract/load-scenarios.js';
+import type { Scenario } from '../../src/contract/scenario.js';
+import { createSession, createSessionFactory } from '../../src/state/create-session.js';
+import { SessionRegistry } from '../../src/state/session-registry.js';
+import { loadFixtures } from '../../src/state/initial-data.js';
+import { openPetStore } from '../../src/state/open-store.js';
+import type { PetStore } from '../../src/state/pet-store.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 
 /** The contract, loaded once per test file. */
 export const contract: Contract = loadContract(defaultContractPath);

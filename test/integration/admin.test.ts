@@ -7,7 +7,7 @@ import {
   expectError,
   listNames,
 } from '../helpers/scenario-http.js';
-import { ADMIN_PATH } from '../../src/app.js';
+import { ADMIN_PATH } from '../../src/api/app.js';
 import { basePathOf } from '../../src/contract/operation-index.js';
 import { AUTH, adminContract, createTestApp, fixturePets } from '../helpers/test-app.js';
 

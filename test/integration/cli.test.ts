@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { OPTIONS } from '../../src/config.js';
+import { OPTIONS } from '../../src/config/load-config.js';
 import { packageRoot } from '../../src/util/paths.js';
 import {
   freePort,

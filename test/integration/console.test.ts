@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { CONSOLE_CSP } from '../../src/admin/admin-console.js';
+import { CONSOLE_CSP } from '../../src/api/admin-console.js';
 import { consoleDir } from '../../src/util/paths.js';
 import { expectError } from '../helpers/http-matrix.js';
 import { createTestApp } from '../helpers/test-app.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCoverageReport } from '../../src/coverage/read-coverage-report.js';
+import { readCoverageReport } from '../../src/cli/read-coverage-report.js';
 import {
   freePort,
   killAllClis,

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { readCoverageReport } from '../../src/coverage/read-coverage-report.js';
+import { readCoverageReport } from '../../src/cli/read-coverage-report.js';
 import { countsOf, coverageOf } from '../helpers/coverage-http.js';
 import { somePets } from '../helpers/http-matrix.js';
 import {

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockServer } from '../../src/start-mock-server.js';
-import { openPetStore } from '../../src/store/open-store.js';
-import { readStoreFile } from '../../src/store/read-store-file.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import { startMockServer } from '../../src/server/start-mock-server.js';
+import { openPetStore } from '../../src/state/open-store.js';
+import { readStoreFile } from '../../src/state/read-store-file.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 import { createPetOver, killAllClis, runCli, startCli } from '../helpers/process-cli.js';
 import { contract } from '../helpers/test-app.js';
 

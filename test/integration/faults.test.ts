@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Scenario } from '../../src/scenarios/scenario.js';
+import type { Scenario } from '../../src/contract/scenario.js';
 import {
   activate,
   asJournal,

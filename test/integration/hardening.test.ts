@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { startMockServer, type MockServer } from '../../src/index.js';
-import { openPetStore } from '../../src/store/open-store.js';
-import { readStoreFile } from '../../src/store/read-store-file.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import { openPetStore } from '../../src/state/open-store.js';
+import { readStoreFile } from '../../src/state/read-store-file.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
 
 const SLOW = 60_000;

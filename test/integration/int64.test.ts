@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { openPetStore } from '../../src/store/open-store.js';
-import { lockPathOf } from '../../src/store/store-lock.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import { openPetStore } from '../../src/state/open-store.js';
+import { lockPathOf } from '../../src/state/store-lock.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
 
 const ABOVE_2_53 = '9007199254740993';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AUTH, createTestApp, fixturePets } from '../helpers/test-app.js';
-import type { Pet } from '../../src/store/pet.js';
+import type { Pet } from '../../src/state/pet.js';
 
 function manyPets(count: number): Pet[] {
   return Array.from({ length: count }, (_, i) => ({

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { startMockServer, type MockServer } from '../../src/index.js';
 import type { Proxy } from '../../src/proxy/proxy.js';
-import { loadFixtures } from '../../src/store/initial-data.js';
+import { loadFixtures } from '../../src/state/initial-data.js';
 import { asPets, somePets } from '../helpers/http-matrix.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';

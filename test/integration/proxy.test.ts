@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startMockServer, type MockServer } from '../../src/index.js';
 import type { Proxy } from '../../src/proxy/proxy.js';
-import type { Scenario } from '../../src/scenarios/scenario.js';
+import type { Scenario } from '../../src/contract/scenario.js';
 import { coverageOf } from '../helpers/coverage-http.js';
 import { asPet, expectError, somePets } from '../helpers/http-matrix.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';

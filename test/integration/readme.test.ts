@@ -20,7 +20,7 @@ import { startMockServer, type MockServer } from '../../src/index.js';
 import { loadContract } from '../../src/contract/load-contract.js';
 import { isRecord } from '../../src/util/is-record.js';
 import { defaultContractPath, packageRoot } from '../../src/util/paths.js';
-import { loadScenarios } from '../../src/scenarios/load-scenarios.js';
+import { loadScenarios } from '../../src/contract/load-scenarios.js';
 
 const exec = promisify(execFile);
 const README_ORIGIN = 'http://127.0.0.1:4010';

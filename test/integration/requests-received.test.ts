@@ -2,8 +2,8 @@
 // with none (longer than a scenario's longest delay, so no answer is still held then).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:http';
-import { loadConfig } from '../../src/config.js';
-import { createHttpServer, type HttpServer } from '../../src/connections/create-http-server.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createHttpServer, type HttpServer } from '../../src/server/create-http-server.js';
 import { eventually } from '../helpers/raw-socket.js';
 import { captureLogger } from '../helpers/test-app.js';
 

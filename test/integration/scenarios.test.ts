@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import request from 'supertest';
-import { loadConfig } from '../../src/config.js';
-import { StartError, loadMock } from '../../src/load-mock.js';
-import type { Scenario } from '../../src/scenarios/scenario.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { StartError, loadMock } from '../../src/server/load-mock.js';
+import type { Scenario } from '../../src/contract/scenario.js';
 import {
   activate,
   asPet,

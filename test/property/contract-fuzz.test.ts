@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import type { Pet } from '../../src/store/pet.js';
+import type { Pet } from '../../src/state/pet.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
 import { isNode, readContractModel, schemaOf } from './contract-model.js';
 import { FuzzWorld, parseExact, prototypeSnapshot, type FuzzStats } from './fuzz-world.js';

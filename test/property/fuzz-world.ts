@@ -9,8 +9,8 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { isInteger, parse } from 'lossless-json';
 import request from 'supertest';
 import type { Test } from 'supertest';
-import { BODY_LIMIT } from '../../src/app.js';
-import type { Pet } from '../../src/store/pet.js';
+import { BODY_LIMIT } from '../../src/api/app.js';
+import type { Pet } from '../../src/state/pet.js';
 import {
   AUTH,
   contract,

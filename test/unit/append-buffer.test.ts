@@ -1,4 +1,4 @@
-import { AppendBuffer } from '../../src/store/append-buffer.js';
+import { AppendBuffer } from '../../src/state/append-buffer.js';
 
 describe('AppendBuffer', () => {
   it('holds the UTF-8 bytes of everything appended, in order', () => {

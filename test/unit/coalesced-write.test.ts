@@ -1,4 +1,4 @@
-import { createCoalescedWrite } from '../../src/store/coalesced-write.js';
+import { createCoalescedWrite } from '../../src/util/coalesced-write.js';
 
 /** A save whose completion the test controls, recording what state each save started with. */
 function controlledSave() {

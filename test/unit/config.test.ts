@@ -1,6 +1,15 @@
-import { ConfigError, OPTIONS, helpText, loadConfig, type Config } from '../../src/config.js';
-import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../src/connections/limits.js';
-import type { StoreLimits } from '../../src/store/store-budget.js';
+import {
+  ConfigError,
+  OPTIONS,
+  helpText,
+  loadConfig,
+  type Config,
+} from '../../src/config/load-config.js';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  type ConnectionLimits,
+} from '../../src/config/connection-limits.js';
+import type { StoreLimits } from '../../src/state/store-budget.js';
 import { defaultFixturesPath, defaultScenariosDir } from '../../src/util/paths.js';
 
 /** The config of a command line that must run; fails the test on help/version. */

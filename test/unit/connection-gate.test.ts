@@ -8,7 +8,7 @@ import {
   type ConnectionGate,
   type GateLimits,
   type PressureRule,
-} from '../../src/connections/connection-gate.js';
+} from '../../src/server/connection-gate.js';
 import { countAnswers, eventually, openRaw, type RawConnection } from '../helpers/raw-socket.js';
 
 /** Generous bound for socket tests on a busy machine (not a timing assertion). */

@@ -2,14 +2,11 @@ import {
   coverageFormatOfFile,
   formatCoverage,
   uncoveredPairs,
-} from '../../src/coverage/coverage-formats.js';
-import { reportCoverage, type CoverageReport } from '../../src/coverage/coverage-report.js';
-import { COVERAGE_LIMITS, CoverageTally } from '../../src/coverage/coverage-tally.js';
-import {
-  NotACoverageReportError,
-  readCoverageReport,
-} from '../../src/coverage/read-coverage-report.js';
-import { TopCounts } from '../../src/coverage/top-counts.js';
+} from '../../src/state/coverage-formats.js';
+import { reportCoverage, type CoverageReport } from '../../src/state/coverage-report.js';
+import { COVERAGE_LIMITS, CoverageTally } from '../../src/state/coverage-tally.js';
+import { NotACoverageReportError, readCoverageReport } from '../../src/cli/read-coverage-report.js';
+import { TopCounts } from '../../src/state/top-counts.js';
 import { contract } from '../helpers/test-app.js';
 
 const OPERATIONS = contract.operations.operations;

@@ -12,8 +12,8 @@ import {
   releaseLogFields,
   releaseMemoryWhenIdle,
   type MemoryProbe,
-} from '../../src/idle-memory.js';
-import { MAX_DELAY_MS } from '../../src/scenarios/scenario.js';
+} from '../../src/cli/idle-memory.js';
+import { MAX_DELAY_MS } from '../../src/contract/scenario.js';
 
 const MIB = 1024 * 1024;
 /** Samples an idle mock takes before it may release. */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { defaultFixturesPath } from '../../src/util/paths.js';
-import type { Pet } from '../../src/store/pet.js';
-import { generatePets } from '../../src/store/generate-pets.js';
-import { loadFixtures } from '../../src/store/initial-data.js';
+import type { Pet } from '../../src/state/pet.js';
+import { generatePets } from '../../src/state/generate-pets.js';
+import { loadFixtures } from '../../src/state/initial-data.js';
 import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 

@@ -4,7 +4,7 @@ import {
   journalHeader,
   journalPathOf,
   journalEntriesFor,
-} from '../../src/store/journal-format.js';
+} from '../../src/state/journal-format.js';
 
 const DIGEST = 'ab'.repeat(32);
 

@@ -1,4 +1,4 @@
-import { parseJson, stringifyJson, validationView } from '../../src/json/json-codec.js';
+import { parseJson, stringifyJson, validationView } from '../../src/util/json-codec.js';
 
 function valueOf(literal: string): unknown {
   const parsed = parseJson(`{"x":${literal}}`, true);

@@ -1,25 +1,26 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-// The folders of src/, lowest first: a module may import its own folder and the folders below it,
-// never one above (STYLE.md: layers that only call downwards). Root modules (app, server, cli...)
-// are the top.
-const LAYERS: readonly (readonly string[])[] = [
-  ['util'],
-  ['json', 'yaml'],
-  ['contract'],
-  ['store', 'scenarios', 'coverage'],
-  ['sessions'],
-  ['http'],
-  ['pets', 'admin', 'connections'],
-  ['proxy'],
-  ['.'],
+// The folders of src/ are its layers, lowest first: a module may import its own folder and the
+// folders below it, never one above (STYLE.md: layers that only call downwards). The package's
+// entry points (index, workers, playwright) sit at the top of src/, above every folder.
+const LAYERS: readonly string[] = [
+  'util',
+  'contract',
+  'state',
+  'http',
+  'proxy',
+  'api',
+  'config',
+  'server',
+  'cli',
+  '.',
 ];
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 
 function layerOf(folder: string): number {
-  const index = LAYERS.findIndex((layer) => layer.includes(folder));
+  const index = LAYERS.indexOf(folder);
   if (index < 0) throw new Error(`src/${folder} is in no layer: add it to LAYERS`);
   return index;
 }

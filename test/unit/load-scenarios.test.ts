@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '../../src/contract/load-contract.js';
 import { defaultScenariosDir } from '../../src/util/paths.js';
-import { ScenarioError, loadScenarios, parseScenario } from '../../src/scenarios/load-scenarios.js';
-import { ruleFor } from '../../src/scenarios/scenario.js';
+import { ScenarioError, loadScenarios, parseScenario } from '../../src/contract/load-scenarios.js';
+import { ruleFor } from '../../src/contract/scenario.js';
 import { contract } from '../helpers/test-app.js';
 
 const SOURCE = 'scenarios/x.yaml';

@@ -6,7 +6,7 @@ import {
   defaultContractPath,
   defaultScenariosDir,
 } from '../../src/util/paths.js';
-import { parseYaml, YAML_CACHE_DIR, yamlCacheName } from '../../src/yaml/parse-yaml.js';
+import { parseYaml, YAML_CACHE_DIR, yamlCacheName } from '../../src/util/parse-yaml.js';
 
 const shipped = [
   defaultContractPath,

@@ -1,4 +1,4 @@
-import { InvalidPreferenceError, preferredCode } from '../../src/scenarios/prefer.js';
+import { InvalidPreferenceError, preferredCode } from '../../src/contract/prefer.js';
 
 function refusal(header: string): InvalidPreferenceError {
   try {

@@ -1,10 +1,10 @@
-import { ScenarioSwitch } from '../../src/scenarios/scenario-switch.js';
-import type { Scenario } from '../../src/scenarios/scenario.js';
-import { createSessionFactory } from '../../src/sessions/create-session.js';
-import { Journal, type JournalRecord } from '../../src/sessions/journal.js';
-import { InvalidSessionError, SessionRegistry } from '../../src/sessions/session-registry.js';
-import { resetSession, type Session } from '../../src/sessions/session.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import { ScenarioSwitch } from '../../src/state/scenario-switch.js';
+import type { Scenario } from '../../src/contract/scenario.js';
+import { createSessionFactory } from '../../src/state/create-session.js';
+import { Journal, type JournalRecord } from '../../src/state/request-journal.js';
+import { InvalidSessionError, SessionRegistry } from '../../src/state/session-registry.js';
+import { resetSession, type Session } from '../../src/state/session.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 
 function entry(n: number): JournalRecord {
   return {

@@ -1,10 +1,14 @@
 // The store's budgets (issue 11): pets per session, bytes across sessions, nothing stored or
 // numbered by a refused create; and sessions that share the initial data instead of copying it.
-import { Journal, JOURNAL_ENTRY_LIMITS, type JournalRecord } from '../../src/sessions/journal.js';
-import { createMemoryStore } from '../../src/store/open-store.js';
-import type { Pet } from '../../src/store/pet.js';
-import { StoreBudget, StoreFullError, petCost } from '../../src/store/store-budget.js';
-import { storeDataFrom } from '../../src/store/store-data.js';
+import {
+  Journal,
+  JOURNAL_ENTRY_LIMITS,
+  type JournalRecord,
+} from '../../src/state/request-journal.js';
+import { createMemoryStore } from '../../src/state/open-store.js';
+import type { Pet } from '../../src/state/pet.js';
+import { StoreBudget, StoreFullError, petCost } from '../../src/state/store-budget.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 
 const PETS: Pet[] = [
   { id: 1, name: 'Rex', categoryId: 1 },

@@ -1,7 +1,7 @@
-import { parseJson, stringifyJson } from '../../src/json/json-codec.js';
-import type { Pet } from '../../src/store/pet.js';
-import type { StoreData } from '../../src/store/store-data.js';
-import { StoreFileText } from '../../src/store/store-file-format.js';
+import { parseJson, stringifyJson } from '../../src/util/json-codec.js';
+import type { Pet } from '../../src/state/pet.js';
+import type { StoreData } from '../../src/state/store-data.js';
+import { StoreFileText } from '../../src/state/store-file-format.js';
 
 const pet = (id: number): Pet => ({ id, name: `p${id}`, categoryId: 1 });
 

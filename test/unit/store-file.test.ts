@@ -9,14 +9,14 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import type { Pet } from '../../src/store/pet.js';
-import { journalHeader, journalPathOf } from '../../src/store/journal-format.js';
-import { PetStore } from '../../src/store/pet-store.js';
-import { readStoreFile } from '../../src/store/read-store-file.js';
-import { copyStoreData, storeDataFrom } from '../../src/store/store-data.js';
-import { createStoreFile } from '../../src/store/store-file.js';
-import { StoreWriteError } from '../../src/store/store-budget.js';
-import { tempPathOf } from '../../src/store/write-file-atomically.js';
+import type { Pet } from '../../src/state/pet.js';
+import { journalHeader, journalPathOf } from '../../src/state/journal-format.js';
+import { PetStore } from '../../src/state/pet-store.js';
+import { readStoreFile } from '../../src/state/read-store-file.js';
+import { copyStoreData, storeDataFrom } from '../../src/state/store-data.js';
+import { createStoreFile } from '../../src/state/store-file.js';
+import { StoreWriteError } from '../../src/state/store-budget.js';
+import { tempPathOf } from '../../src/util/write-file-atomically.js';
 import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, readJsonFile, removeTmpDir } from '../helpers/tmp-dir.js';
 

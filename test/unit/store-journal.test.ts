@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { journalHeader } from '../../src/store/journal-format.js';
-import { StoreJournal, type WriteBytes } from '../../src/store/store-journal.js';
-import { tempPathOf } from '../../src/store/write-file-atomically.js';
+import { journalHeader } from '../../src/state/journal-format.js';
+import { StoreJournal, type WriteBytes } from '../../src/state/store-journal.js';
+import { tempPathOf } from '../../src/util/write-file-atomically.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
 const DIGEST = 'cd'.repeat(32);

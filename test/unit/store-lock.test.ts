@@ -10,7 +10,7 @@ import {
   lockStoreFile,
   type LockTiming,
   type StoreLock,
-} from '../../src/store/store-lock.js';
+} from '../../src/state/store-lock.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
 const FAST: LockTiming = { heartbeatMs: 20, staleMs: 1000 };

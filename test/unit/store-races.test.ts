@@ -2,10 +2,10 @@
 // a pet is shown only once written, a reset never interleaves with a create, and the budget
 // charges exactly what the store holds. The writes are held back and let go one at a time.
 import { Low, type Adapter } from 'lowdb';
-import type { Pet } from '../../src/store/pet.js';
-import { PetStore } from '../../src/store/pet-store.js';
-import { StoreBudget, StoreWriteError, petCost } from '../../src/store/store-budget.js';
-import { copyStoreData, storeDataFrom, type StoreData } from '../../src/store/store-data.js';
+import type { Pet } from '../../src/state/pet.js';
+import { PetStore } from '../../src/state/pet-store.js';
+import { StoreBudget, StoreWriteError, petCost } from '../../src/state/store-budget.js';
+import { copyStoreData, storeDataFrom, type StoreData } from '../../src/state/store-data.js';
 
 const INITIAL: Pet[] = [{ id: 1, name: 'One', categoryId: 1 }];
 

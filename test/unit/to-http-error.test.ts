@@ -1,10 +1,10 @@
 import { error as validatorErrors } from 'express-openapi-validator';
 import { HttpError } from '../../src/http/http-error.js';
 import { toHttpError, type FailedRequest } from '../../src/http/to-http-error.js';
-import { InvalidPreferenceError, NotInContractError } from '../../src/scenarios/prefer.js';
-import { UnknownScenarioError } from '../../src/scenarios/scenario.js';
-import { StoreFullError, StoreWriteError } from '../../src/store/store-budget.js';
-import { InvalidSessionError } from '../../src/sessions/session-registry.js';
+import { InvalidPreferenceError, NotInContractError } from '../../src/contract/prefer.js';
+import { UnknownScenarioError } from '../../src/contract/scenario.js';
+import { StoreFullError, StoreWriteError } from '../../src/state/store-budget.js';
+import { InvalidSessionError } from '../../src/state/session-registry.js';
 import { contract } from '../helpers/test-app.js';
 
 const REQUEST: FailedRequest = {

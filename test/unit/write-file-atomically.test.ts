@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempPathOf, writeFileAtomically } from '../../src/store/write-file-atomically.js';
+import { tempPathOf, writeFileAtomically } from '../../src/util/write-file-atomically.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
 let dir: string;

@@ -1,0 +1,143 @@
+import express, { Router, type Express } from 'express';
+import type { Logger } from 'pino';
+import { CONSOLE_PATH, serveConsole } from './admin-console.js';
+import { createAdminApi } from './admin-routes.js';
+import type { Contract } from '../contract/load-contract.js';
+import { createContractValidator } from '../contract/validator.js';
+import { checkAccept } from '../http/accept.js';
+import { authenticate } from '../http/bearer-auth.js';
+import { allowCors } from '../http/cors.js';
+import { answerNotFound, handleErrors } from '../http/error-handler.js';
+import { installExactJson } from '../http/exact-json.js';
+import { logRequest, noSniff } from '../http/request-log.js';
+import { ROUTER_OPTIONS } from '../http/router-options.js';
+import { recordCoverage } from './coverage-step.js';
+import { noticeDeprecation } from './deprecation.js';
+import { PetCalls } from '../http/pet-call.js';
+import { answerOperation, createPetHandlers } from './pet-handlers.js';
+import {
+  answerHeadAsGet,
+  checkQuery,
+  findOperation,
+  parseJsonExactly,
+  requireJsonBody,
+} from './request-steps.js';
+import { applyScenarios } from './scenario-step.js';
+import { attachSession, recordInJournal } from './session-steps.js';
+import { createProxySteps } from '../proxy/forward-step.js';
+import type { Proxy } from '../proxy/proxy.js';
+import type { Scenario } from '../contract/scenario.js';
+import type { SessionRegistry } from '../state/session-registry.js';
+import type { PetStatus } from '../state/pet.js';
+import { consoleDir } from '../util/paths.js';
+
+/** Largest request body accepted, in body-parser's notation. */
+export const BODY_LIMIT = '100kb';
+
+/** Where the admin API is served: its document's server path (a test checks they agree). */
+export const ADMIN_PATH = '/__admin';
+
+/** Everything the app needs, handed in: nothing is created or read from the environment here. */
+export interface AppDeps {
+  /** The pet API's contract (openapi.yaml). */
+  contract: Contract;
+  /** The admin API's own document (admin-openapi.yaml). */
+  adminContract: Contract;
+  sessions: SessionRegistry;
+  scenarios: ReadonlyMap<string, Scenario>;
+  logger: Logger;
+  /** Accepted bearer tokens; empty accepts any non-empty token. */
+  apiKeys?: readonly string[];
+  /** Allowed CORS origins; empty allows local origins only; `*` allows any. */
+  corsOrigins?: readonly string[];
+  defaultStatus?: PetStatus | undefined;
+  /** When set, every admin call needs it as its bearer token. */
+  adminToken?: string | undefined;
+  /** False: no /__admin API at all, and no QA console (--no-admin). */
+  admin?: boolean;
+  /** The QA console's built files; the package's dist/console by default. */
+  consoleDir?: string | undefined;
+  /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
+  validation?: 'on' | 'off';
+  /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
+  proxy?: Proxy | undefined;
+}
+
+/**
+ * Builds the mock as one Express app, without listening: mount it, or hand it to
+ * http.createServer or supertest. The lists below are the order of the checks, each a named
+ * step (test/integration/order-of-checks.test.ts pins it).
+ */
+export function createApp(deps: AppDeps): Express {
+  const { contract, logger, sessions, scenarios } = deps;
+  const calls = new PetCalls(contract.operations);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Paths match as the contracts write them: /V1/PETS is no operation.
+  app.set('case sensitive routing', true);
+  const sendJson = installExactJson(app);
+  const proxy = deps.proxy && createProxySteps(deps.proxy, calls, sendJson, logger);
+
+  app.use(
+    logRequest(logger, (req) => calls.find(req)?.match?.operation?.operationId),
+    noSniff,
+    // Preflights end here, before any credential is asked for.
+    allowCors(deps.corsOrigins ?? []),
+  );
+  if (deps.admin !== false) {
+    // The console's shell first: a page holds no data and needs no token; its calls send one.
+    app.use(`${ADMIN_PATH}${CONSOLE_PATH}`, serveConsole(deps.consoleDir ?? consoleDir));
+    app.use(
+      ADMIN_PATH,
+      createAdminApi({
+        document: deps.adminContract.document,
+        adminToken: deps.adminToken,
+        bodyLimit: BODY_LIMIT,
+        sessions,
+        scenarios,
+        operations: contract.operations.operations,
+      }),
+    );
+  }
+  app.use(
+    contract.operations.basePath,
+    Router(ROUTER_OPTIONS).use(
+      noticeDeprecation(logger, calls),
+      recordInJournal(sessions, calls),
+      recordCoverage(sessions, calls),
+      authenticate(deps.apiKeys ?? []),
+      attachSession(sessions, calls),
+      findOperation(calls),
+      // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
+      express.text({ type: 'application/json', limit: BODY_LIMIT }),
+      parseJsonExactly(calls),
+      requireJsonBody(calls),
+      checkQuery(calls),
+      checkAccept,
+      answerHeadAsGet,
+      ...(deps.validation === 'off'
+        ? []
+        : createContractValidator(contract.document, {
+            onAnswerBreach: proxy?.judgeRelayedAnswer,
+          })),
+      applyScenarios(scenarios, calls, sendJson),
+      proxy
+        ? proxy.forwardToUpstream
+        : answerOperation(
+            createPetHandlers({ defaultStatus: deps.defaultStatus }),
+            calls,
+            sendJson,
+          ),
+    ),
+  );
+  app.use(answerNotFound);
+  app.use(
+    handleErrors(logger, BODY_LIMIT, (req, refusal) => {
+      // Refusals of a request that reached its session are journaled with their reasons.
+      const call = calls.find(req);
+      if (call?.session && refusal.status < 500) call.validationErrors = refusal.details;
+    }),
+  );
+  return app;
+}

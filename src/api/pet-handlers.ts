@@ -1,0 +1,109 @@
+import type { RequestHandler } from 'express';
+import type { SendJson } from '../http/exact-json.js';
+import { HttpError } from '../http/http-error.js';
+import { isInt64, parseInt64 } from '../util/int64.js';
+import { isPetStatus, type NewPet, type PetStatus } from '../state/pet.js';
+import type { PetStore } from '../state/pet-store.js';
+import { isRecord } from '../util/is-record.js';
+import { quoteText } from '../util/quote-text.js';
+import type { PetCalls, Reply } from '../http/pet-call.js';
+
+/** A request that passed every check of the contract, as the handlers read it. */
+export interface CheckedRequest {
+  /** Path parameters, decoded, as sent (an int64 keeps its digits). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Query parameters, with the contract's integers as numbers (coerced by the validator). */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The exact JSON body (int64 digits kept); undefined for none. */
+  readonly body: unknown;
+  /** The store of the request's session. */
+  readonly store: PetStore;
+}
+
+/** The answer to one operation of the contract. */
+export type PetHandler = (request: CheckedRequest) => Reply | Promise<Reply>;
+
+export interface PetHandlerOptions {
+  /** Status given to created pets that come without one (the contract names no default). */
+  defaultStatus?: PetStatus | undefined;
+}
+
+const DEFAULT_LIMIT = 20;
+
+// The validator has already checked every input against the contract; these only narrow types,
+// and check what it cannot: int64 exactness and range.
+function readLimit(value: unknown): number {
+  const limit = Number(value ?? DEFAULT_LIMIT);
+  return Number.isInteger(limit) ? limit : DEFAULT_LIMIT;
+}
+
+function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet {
+  if (!isRecord(body) || typeof body.name !== 'string') {
+    throw new HttpError(400, 'bad_request', 'The body must be a NewPet.');
+  }
+  if (!isInt64(body.categoryId)) {
+    throw new HttpError(
+      400,
+      'bad_request',
+      "Body field 'categoryId' must be an int64 integer (-2^63 to 2^63-1).",
+    );
+  }
+  const status = isPetStatus(body.status) ? body.status : defaultStatus;
+  return { name: body.name, categoryId: body.categoryId, ...(status && { status }) };
+}
+
+/** The three operations of the contract, by operationId: thin handlers over the session's store. */
+export function createPetHandlers(
+  options: PetHandlerOptions,
+): Readonly<Record<string, PetHandler>> {
+  return {
+    listPets: ({ query, store }) => {
+      const status = isPetStatus(query.status) ? query.status : undefined;
+      return { status: 200, body: store.list({ limit: readLimit(query.limit), status }) };
+    },
+
+    createPet: async ({ body, store }) => ({
+      status: 201,
+      body: await store.create(readNewPet(body, options.defaultStatus)),
+    }),
+
+    getPet: ({ params, store }) => {
+      const text = params.petId ?? '';
+      const petId = parseInt64(text);
+      if (petId === undefined) {
+        throw new HttpError(
+          400,
+          'bad_request',
+          `Path parameter 'petId' must be an int64 integer: the value is outside the contract.`,
+        );
+      }
+      const pet = store.get(petId);
+      if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteText(text)}.`);
+      return { status: 200, body: pet };
+    },
+  };
+}
+
+/**
+ * Answers a request that passed every check with its operation's handler, through res.json (so
+ * the validator checks the answer) with int64 digits exact.
+ */
+export function answerOperation(
+  handlers: Readonly<Record<string, PetHandler>>,
+  calls: PetCalls,
+  sendJson: SendJson,
+): RequestHandler {
+  return async function answerOperation(req, res) {
+    const call = calls.of(req);
+    const op = call.match?.operation;
+    const handler = op && handlers[op.operationId];
+    if (!handler || !call.session) throw new Error(`no handler for ${call.method} ${call.path}`);
+    const reply = await handler({
+      params: call.params ?? {},
+      query: req.query,
+      body: call.body,
+      store: call.session.store,
+    });
+    sendJson(res, reply.status, reply.body, reply.headers);
+  };
+}

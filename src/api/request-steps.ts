@@ -1,0 +1,144 @@
+import type { RequestHandler } from 'express';
+import { HttpError } from '../http/http-error.js';
+import { MAX_JSON_DEPTH, MAX_QUERY_PARAMETERS } from '../http/limits.js';
+import { hasBody } from '../http/request-parts.js';
+import { methodNotAllowed, noOperation, unsupportedBody } from '../http/to-http-error.js';
+import { jsonDepthExceeds, parseJson, validationView } from '../util/json-codec.js';
+import { errorMessage } from '../util/error-message.js';
+import { truncate } from '../util/quote-text.js';
+import type { PetCalls } from '../http/pet-call.js';
+
+// The checks of a pet API request that express-openapi-validator does not make, or makes later
+// than the contract wants: each one step, run before the validator (see app.ts for the order).
+
+const DECIMAL_INTEGER = /^-?\d+$/;
+const MAX_NAME = 64;
+
+/** A 400 for a query parameter the contract does not allow, naming it. */
+function queryOutsideContract(name: string, problem: string): HttpError {
+  return new HttpError(
+    400,
+    'bad_request',
+    `Query parameter '${truncate(name, MAX_NAME)}' ${problem}: the value is outside the contract.`,
+  );
+}
+
+/**
+ * 404 for a path no operation has, 405 (with Allow) for a method its path does not have:
+ * decided from the method and path alone, before any body is read.
+ */
+export function findOperation(calls: PetCalls): RequestHandler {
+  return function findOperation(req, _res, next) {
+    const call = calls.of(req);
+    const { match, method, path } = call;
+    if (!match) throw noOperation(method, path);
+    if (!match.operation) throw methodNotAllowed(method, path, match.allowed.join(', '));
+    const params: Record<string, string> = {};
+    // A URIError (malformed percent-encoding) is answered 400.
+    for (const [name, value] of Object.entries(match.params))
+      params[name] = decodeURIComponent(value);
+    call.params = params;
+    next();
+  };
+}
+
+/**
+ * Parses the JSON text express.text read, without losing int64 digits: integers beyond 2^53
+ * become bigints in the call's exact body, while the validator gets req.body as a view with
+ * rounded numbers (its int64 check compares doubles; the handlers check the exact values).
+ */
+export function parseJsonExactly(calls: PetCalls): RequestHandler {
+  return function parseJsonExactly(req, _res, next) {
+    const text: unknown = req.body;
+    if (typeof text !== 'string' || text.trim() === '') {
+      req.body = undefined;
+      next();
+      return;
+    }
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+      throw new HttpError(
+        400,
+        'bad_request',
+        `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      );
+    }
+    let exact: unknown;
+    try {
+      // Strict: the lossless parser, which also refuses duplicate keys.
+      exact = parseJson(text, true);
+    } catch (error) {
+      const reason = errorMessage(error).slice(0, 120);
+      throw new HttpError(400, 'bad_request', `The request body is not valid JSON: ${reason}`);
+    }
+    calls.of(req).body = exact;
+    req.body = validationView(exact);
+    next();
+  };
+}
+
+/**
+ * A missing body, or one that is not JSON, where the operation requires one: 400, the status the
+ * contract documents, where express-openapi-validator would answer 415.
+ */
+export function requireJsonBody(calls: PetCalls): RequestHandler {
+  return function requireJsonBody(req, _res, next) {
+    const call = calls.of(req);
+    const required = call.match?.operation?.requestBody;
+    if (required?.required === true && call.body === undefined) {
+      throw unsupportedBody(hasBody(req), req.headers['content-type'], required.schema);
+    }
+    next();
+  };
+}
+
+/**
+ * The query: at most MAX_QUERY_PARAMETERS parameters, only those the contract names (a typo such
+ * as `limt` is refused, not ignored), and integers written as decimal integers: the validator
+ * coerces with Number(), which reads `0x10`, `1e2`, ` 5` as numbers.
+ */
+export function checkQuery(calls: PetCalls): RequestHandler {
+  return function checkQuery(req, _res, next) {
+    const op = calls.of(req).match?.operation;
+    const at = req.originalUrl.indexOf('?');
+    if (!op || at < 0) {
+      next();
+      return;
+    }
+    let count = 1;
+    for (
+      let i = req.originalUrl.indexOf('&', at);
+      i >= 0;
+      i = req.originalUrl.indexOf('&', i + 1)
+    ) {
+      count += 1;
+    }
+    if (count > MAX_QUERY_PARAMETERS) {
+      throw new HttpError(
+        400,
+        'bad_request',
+        `Too many query parameters: at most ${MAX_QUERY_PARAMETERS} are read.`,
+      );
+    }
+    const query: Record<string, unknown> = req.query;
+    for (const name of Object.keys(query)) {
+      if (!op.queryParameters.includes(name))
+        throw queryOutsideContract(name, 'is not in the contract');
+    }
+    for (const name of op.integerQueryParameters) {
+      const value = query[name];
+      if (value !== undefined && (typeof value !== 'string' || !DECIMAL_INTEGER.test(value))) {
+        throw queryOutsideContract(name, 'must be one decimal integer');
+      }
+    }
+    next();
+  };
+}
+
+/**
+ * A HEAD is answered as the GET of its path (node sends no body for it). The validator knows only
+ * the document's methods, and the contract has no HEAD.
+ */
+export const answerHeadAsGet: RequestHandler = function answerHeadAsGet(req, _res, next) {
+  if (req.method === 'HEAD') req.method = 'GET';
+  next();
+};

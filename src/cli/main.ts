@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, helpText, loadConfig } from '../config/load-config.js';
+import { releaseLogFields, releaseMemoryWhenIdle } from './idle-memory.js';
+import { errorMessage } from '../util/error-message.js';
+import { packageRoot } from '../util/paths.js';
+import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
+
+function version(): string {
+  const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
+  return typeof manifest === 'object' && manifest !== null && 'version' in manifest
+    ? String(manifest.version)
+    : 'unknown';
+}
+
+function isCallable(value: unknown): value is () => unknown {
+  return typeof value === 'function';
+}
+
+/**
+ * Keeps the code Node compiles for the modules below (Express, the validator...) in a cache on
+ * disk, so that later starts skip most of that work. Node 22.1+; a no-op on Node 20.
+ */
+function enableCompileCache(): void {
+  const enable: unknown = Reflect.get(nodeModule, 'enableCompileCache');
+  if (isCallable(enable)) enable();
+}
+
+/** Runs the command line; resolves with the exit code unless the mock is left serving (-1). */
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  if (argv[0] === 'coverage') {
+    // A client of a running mock: none of the server's modules are loaded.
+    const { runCoverageCommand } = await import('./coverage-command.js');
+    return runCoverageCommand(argv.slice(1), env, {
+      out: (text) => process.stdout.write(text),
+      err: (line) => {
+        console.error(line);
+      },
+    });
+  }
+  const command = loadConfig(argv, env);
+  if (command.kind === 'help') {
+    console.log(helpText());
+    return 0;
+  }
+  if (command.kind === 'version') {
+    console.log(version());
+    return 0;
+  }
+  const { config } = command;
+  enableCompileCache();
+  holdYoungGeneration();
+  // Loaded only to run: --help, --version and a bad flag answer without pino, yaml, Ajv...
+  const [{ createLogger }, { startServer }] = await Promise.all([
+    import('../util/logger.js'),
+    import('../server/start-server.js'),
+  ]);
+  const logger = createLogger(config.logLevel, process.stdout.isTTY);
+  const server = await startServer(config, logger);
+  capYoungGeneration();
+  const stopReleasing = releaseMemoryWhenIdle({
+    requestsReceived: server.requestsReceived,
+    onRelease: (release) => {
+      logger.debug(releaseLogFields(release), 'gave memory back to the system while idle');
+    },
+    onError: (error) => {
+      logger.warn({ err: error }, 'cannot give memory back to the system while idle');
+    },
+  });
+  let stopping = false;
+  const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
+    // A second signal: leave at once, with the code of a process killed by that signal (128 + n).
+    if (stopping) process.exit(128 + constants.signals[signal]);
+    stopping = true;
+    stopReleasing();
+    logger.info({ signal }, 'stopping');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  // Registered before the ready line, so a stop sent as soon as it appears is a clean one.
+  process.on('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    stop('SIGINT');
+  });
+  logger.info(
+    { url: server.apiUrl, pets: server.deps.sessions.default.store.size },
+    `serving the Pet Store at ${server.apiUrl}`,
+  );
+  return -1;
+}
+
+main(process.argv.slice(2), process.env).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Expected failures (bad flag, busy port, bad fixture) are one line; anything else too.
+    const prefix =
+      error instanceof ConfigError ? 'petstore-mock: ' : 'petstore-mock: cannot start: ';
+    console.error(`${prefix}${errorMessage(error).split('\n')[0] ?? ''}`);
+    process.exitCode = error instanceof ConfigError ? 2 : 1;
+  },
+);

@@ -1,0 +1,87 @@
+import type { Request } from 'express';
+import type { Match, OperationIndex } from '../contract/operation-index.js';
+import { splitTarget } from './request-parts.js';
+import type { Session } from '../state/session.js';
+
+/** One pet API request as its steps learn about it, for the later steps and the journal. */
+export interface PetCall {
+  /** The method as sent (a HEAD stays HEAD, though it is answered as GET). */
+  readonly method: string;
+  /** The path as sent, without the query. */
+  readonly path: string;
+  /** The query as sent, without its `?` (empty for none): the journal keeps it to repeat a call. */
+  readonly query: string;
+  /** When it arrived, in milliseconds since the epoch. */
+  readonly time: number;
+  /** What its method and path name in the contract (path parameters as sent). */
+  readonly match: Match;
+  /** Its path parameters, decoded, once its operation is found. */
+  params?: Readonly<Record<string, string>>;
+  /** The session it talks to, once authenticated. */
+  session?: Session;
+  /** The exact JSON body (int64 digits kept); req.body holds the validator's view of it. */
+  body?: unknown;
+  /** What forced the answer, if anything: `scenario <name>` or `Prefer: code=NNN`. */
+  forcedBy?: string;
+  /** The problems the request was refused for. */
+  validationErrors?: readonly string[];
+  /** Proxy mode: what the real service answered (coverage reads it with the status sent). */
+  upstream?: UpstreamOutcome;
+}
+
+/** The real service's answer to a forwarded call, as proxy mode judged it. */
+export interface UpstreamOutcome {
+  /** The status it answered with; the one sent differs where strict mode refused the answer (502). */
+  readonly status: number;
+  /** Each way the answer broke the contract (journaled as validationErrors); empty if none. */
+  readonly violations: readonly string[];
+}
+
+/** An answer with a JSON body, before it is checked against the contract and sent. */
+export interface Reply {
+  readonly status: number;
+  /** The exact body (int64 values beyond 2^53 as bigints). */
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Where a request's call is kept: on the request, under a key of this module's own, so it goes
+ * with the request (a WeakMap's entries outlive the young generation under load).
+ */
+const CALL = Symbol('petstore-mock pet call');
+
+/** A request that may carry its call. */
+type CallCarrier = Request & { [CALL]?: PetCall };
+
+/** The calls of an app's pet API, begun from their requests. */
+export class PetCalls {
+  readonly #operations: OperationIndex;
+
+  constructor(operations: OperationIndex) {
+    this.#operations = operations;
+  }
+
+  /** The call of a pet API request, begun on first use from its method and path. */
+  of(req: CallCarrier): PetCall {
+    let call = req[CALL];
+    if (!call) {
+      const { path, search } = splitTarget(req.originalUrl);
+      call = {
+        method: req.method,
+        path,
+        query: search,
+        time: Date.now(),
+        // The router's own path (`/pets/1` under `/v1`), wherever the app is mounted.
+        match: this.#operations.match(req.method, req.path),
+      };
+      req[CALL] = call;
+    }
+    return call;
+  }
+
+  /** The call of a request if it reached the pet API. */
+  find(req: CallCarrier): PetCall | undefined {
+    return req[CALL];
+  }
+}

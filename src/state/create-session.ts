@@ -1,0 +1,45 @@
+import { CoverageTally } from './coverage-tally.js';
+import { createRandom } from '../util/random.js';
+import type { Scenario } from '../contract/scenario.js';
+import { ScenarioSwitch } from './scenario-switch.js';
+import { createMemoryStore } from './open-store.js';
+import type { PetStore } from './pet-store.js';
+import type { StoreBudget } from './store-budget.js';
+import type { StoreSnapshot } from './store-data.js';
+import { Journal } from './request-journal.js';
+import type { Session } from './session.js';
+
+export interface SessionOptions {
+  initial: StoreSnapshot;
+  /** Seed of the delays drawn from scenario ranges. */
+  seed: number;
+  journalSize: number;
+  /** Bytes its journal may keep; unbounded (but for journalSize) if absent. */
+  journalBytes?: number | undefined;
+  startupScenario?: Scenario | undefined;
+  /** What the stores of all sessions may add together. */
+  budget?: StoreBudget | undefined;
+}
+
+/** Builds a session around a given store (the default session's may be file-backed). */
+export function createSession(
+  id: string | undefined,
+  store: PetStore,
+  options: SessionOptions,
+): Session {
+  return {
+    id,
+    store,
+    scenarios: new ScenarioSwitch(options.startupScenario),
+    journal: new Journal(options.journalSize, options.journalBytes),
+    coverage: new CoverageTally(),
+    random: createRandom(options.seed),
+  };
+}
+
+/** A factory of named sessions: each starts in memory from the initial data. */
+export function createSessionFactory(options: SessionOptions): (id: string) => Session {
+  return (id) => {
+    return createSession(id, createMemoryStore(options.initial, options.budget), options);
+  };
+}
