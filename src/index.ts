@@ -1,6 +1,7 @@
 /** petstore-mock as a library: the app factory, and a server to start in-process. */
 export { createApp, type AppDeps } from './api/app.js';
-export { loadConfig, ConfigError, type Config } from './config/load-config.js';
+export { loadConfig, configFromOptions, ConfigError } from './config/load-config.js';
+export type { Config } from './config/settings.js';
 export { loadMock, StartError } from './server/load-mock.js';
 export { startServer, type RunningServer } from './server/start-server.js';
 export {

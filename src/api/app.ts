@@ -15,13 +15,7 @@ import { recordCoverage } from './coverage-step.js';
 import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
 import { answerOperation, createPetHandlers } from './pet-handlers.js';
-import {
-  answerHeadAsGet,
-  checkQuery,
-  findOperation,
-  parseJsonExactly,
-  requireJsonBody,
-} from './request-steps.js';
+import { answerHeadAsGet, checkQuery, findOperation, parseJsonExactly } from './request-steps.js';
 import { applyScenarios } from './scenario-step.js';
 import { attachSession, recordInJournal } from './session-steps.js';
 import { createProxySteps } from '../proxy/forward-step.js';
@@ -49,12 +43,12 @@ export interface AppDeps {
   /** Accepted bearer tokens; empty accepts any non-empty token. */
   apiKeys?: readonly string[];
   /** Allowed CORS origins; empty allows local origins only; `*` allows any. */
-  corsOrigins?: readonly string[];
+  corsOrigin?: readonly string[];
   defaultStatus?: PetStatus | undefined;
   /** When set, every admin call needs it as its bearer token. */
   adminToken?: string | undefined;
-  /** False: no /__admin API at all, and no QA console (--no-admin). */
-  admin?: boolean;
+  /** No /__admin API at all, and no QA console. */
+  noAdmin?: boolean;
   /** The QA console's built files; the package's dist/console by default. */
   consoleDir?: string | undefined;
   /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
@@ -83,9 +77,9 @@ export function createApp(deps: AppDeps): Express {
     logRequest(logger, (req) => calls.find(req)?.match?.operation?.operationId),
     noSniff,
     // Preflights end here, before any credential is asked for.
-    allowCors(deps.corsOrigins ?? []),
+    allowCors(deps.corsOrigin ?? []),
   );
-  if (deps.admin !== false) {
+  if (deps.noAdmin !== true) {
     // The console's shell first: a page holds no data and needs no token; its calls send one.
     app.use(`${ADMIN_PATH}${CONSOLE_PATH}`, serveConsole(deps.consoleDir ?? consoleDir));
     app.use(
@@ -102,19 +96,25 @@ export function createApp(deps: AppDeps): Express {
   }
   app.use(
     contract.operations.basePath,
+    // Each check of ours says what express-openapi-validator cannot do in its place.
     Router(ROUTER_OPTIONS).use(
       noticeDeprecation(logger, calls),
       recordInJournal(sessions, calls),
       recordCoverage(sessions, calls),
+      // Ours: a 401 comes before every other answer, 404 and 405 included.
       authenticate(deps.apiKeys ?? []),
       attachSession(sessions, calls),
+      // Ours: 404 and 405 (with Allow) from method and path alone, before a body is read.
       findOperation(calls),
-      // Read as text and parsed losslessly, so int64 values beyond 2^53 keep their digits.
+      // Ours: int64 beyond 2^53 keeps its digits, depth and duplicate keys are refused; the
+      // validator sees only what JSON.parse made of the text.
       express.text({ type: 'application/json', limit: BODY_LIMIT }),
       parseJsonExactly(calls),
-      requireJsonBody(calls),
+      // Ours: a budget of parameters, and integers as decimals (the validator uses Number()).
       checkQuery(calls),
+      // Ours: the validator checks Accept only with the answer, after the handler has run.
       checkAccept,
+      // Ours: the contract has no HEAD, and the validator knows only its methods.
       answerHeadAsGet,
       ...(deps.validation === 'off'
         ? []

@@ -1,237 +1,256 @@
-import { DEFAULT_CONNECTION_LIMITS as LIMITS } from './connection-limits.js';
-import { DEFAULT_JOURNAL_BYTES } from '../state/request-journal.js';
-import { PET_STATUSES } from '../state/pet.js';
-import { DEFAULT_STORE_LIMITS } from '../state/store-budget.js';
+import { coverageFormatOfFile } from '../state/coverage-formats.js';
+import { PET_STATUSES, type PetStatus } from '../state/pet.js';
+import type { LogLevel } from '../util/logger.js';
+import { defaultFixturesPath, defaultScenariosDir } from '../util/paths.js';
+import { ConfigError } from './config-error.js';
+import {
+  bytes,
+  guardedList,
+  guardedText,
+  integer,
+  oneOf,
+  optionalInteger,
+  optionalText,
+  origins,
+  switchSetting,
+  text,
+  url,
+  type Setting,
+} from './setting-kinds.js';
 
-/** How one option is documented (in --help and the README's table). */
-export interface OptionDoc {
-  readonly env: string;
-  /** The value the flag takes, e.g. `<n>`; empty for a switch, given alone (`--proxy-strict`). */
-  readonly value: string;
-  readonly fallback: string;
-  readonly description: string;
-  /** A switch: on with the flag alone, or with its variable set to 1 or true. */
-  readonly switch?: true;
-}
+const LOG_LEVELS = [
+  'trace',
+  'debug',
+  'info',
+  'warn',
+  'error',
+  'fatal',
+  'silent',
+] as const satisfies readonly LogLevel[];
 
-/** Every option: its flag (the key), its environment variable, and its documentation. */
-export const OPTIONS = {
-  port: { env: 'PORT', value: '<n>', fallback: '4010', description: 'TCP port (0: any free port)' },
-  host: {
-    env: 'HOST',
-    value: '<host>',
-    fallback: '127.0.0.1',
-    description: 'address to listen on',
-  },
-  db: {
-    env: 'MOCK_DB',
+/** Timeouts shorter than this would refuse ordinary clients; longer than an hour protect nothing. */
+const timeout = { min: 100, max: 3_600_000, value: '<ms>' } as const;
+
+const MIB = 1024 * 1024;
+
+/**
+ * Every setting of the mock, the one place each is named, typed, bounded, defaulted and described.
+ * The key is the library's option (`startMockServer({ maxPets })`) and the Config's field; the flag
+ * is its kebab-case (`--max-pets`) and the variable `MOCK_` and its snake case (`MOCK_MAX_PETS`)
+ * unless the entry names another. --help, docs/options.md and the library's typings come from it.
+ */
+export const SETTINGS = {
+  port: integer({
+    env: 'PORT',
+    default: 4010,
+    min: 0,
+    max: 65535,
+    help: 'TCP port (0: any free port)',
+  }),
+  host: text({ env: 'HOST', default: '127.0.0.1', value: '<host>', help: 'address to listen on' }),
+  db: optionalText({
     value: '<file.json>',
-    fallback: '(in memory)',
-    description: 'keep the store in this JSON file, across restarts',
-  },
-  seed: {
-    env: 'MOCK_SEED',
-    value: '<n>',
-    fallback: '(fixtures)',
-    description: 'generate the initial pets with faker from this seed',
-  },
-  count: {
-    env: 'MOCK_COUNT',
-    value: '<n>',
-    fallback: '100 with --seed',
-    description: 'how many pets to generate (0 to 1000000)',
-  },
-  fixtures: {
-    env: 'MOCK_FIXTURES',
+    shown: '(in memory)',
+    help: 'keep the store in this JSON file, across restarts',
+  }),
+  seed: optionalInteger({
+    min: 0,
+    max: 2 ** 32 - 1,
+    shown: '(fixtures; 1 with --count)',
+    help: 'generate the initial pets with faker from this seed',
+  }),
+  count: optionalInteger({
+    min: 0,
+    max: 1_000_000,
+    shown: '(fixtures; 100 with --seed)',
+    help: 'how many pets to generate',
+  }),
+  fixtures: text({
+    default: defaultFixturesPath,
+    shown: 'fixtures/pets.json',
     value: '<file.json>',
-    fallback: 'fixtures/pets.json',
-    description: 'initial pets: a JSON array of Pet',
-  },
-  'api-keys': {
-    env: 'MOCK_API_KEYS',
+    help: 'initial pets: a JSON array of Pet (not with --seed or --count)',
+  }),
+  apiKeys: guardedList({
     value: '<k1,k2>',
-    fallback: '(any token)',
-    description: 'accept only these bearer tokens',
-  },
-  'default-status': {
-    env: 'MOCK_DEFAULT_STATUS',
+    shown: '(any token)',
+    help: 'accept only these bearer tokens',
+    empty: 'give at least one, or leave it unset to accept any token',
+  }),
+  defaultStatus: oneOf<PetStatus | undefined>(PET_STATUSES, {
+    default: undefined,
     value: '<status>',
-    fallback: '(none)',
-    description: `status given to pets created without one: ${PET_STATUSES.join(', ')}`,
-  },
-  'log-level': {
-    env: 'MOCK_LOG_LEVEL',
-    value: '<level>',
-    fallback: 'info',
-    description: 'trace, debug, info, warn, error, fatal or silent',
-  },
-  'cors-origin': {
-    env: 'MOCK_CORS_ORIGIN',
-    value: '<o1,o2|*>',
-    fallback: '(local origins)',
-    description: 'origins allowed by CORS',
-  },
-  scenario: {
-    env: 'MOCK_SCENARIO',
+    shown: '(none)',
+    help: 'status given to pets created without one',
+  }),
+  logLevel: oneOf<LogLevel>(LOG_LEVELS, { default: 'info', value: '<level>', help: 'log level' }),
+  corsOrigin: origins({
+    shown: '(local origins)',
+    help: 'origins allowed by CORS: a list, or * for any',
+  }),
+  scenario: optionalText({
     value: '<name>',
-    fallback: '(none)',
-    description: 'scenario switched on from the start (and after each reset)',
-  },
-  'scenarios-dir': {
-    env: 'MOCK_SCENARIOS_DIR',
+    shown: '(none)',
+    help: 'scenario switched on from the start (and after each reset)',
+  }),
+  scenariosDir: text({
+    default: defaultScenariosDir,
+    shown: 'scenarios/',
     value: '<dir>',
-    fallback: 'scenarios/',
-    description: 'folder of scenario files (*.yaml)',
-  },
-  'max-sessions': {
-    env: 'MOCK_MAX_SESSIONS',
-    value: '<n>',
-    fallback: '100',
-    description: 'live X-Mock-Session sessions kept; least recently used dropped',
-  },
-  'journal-size': {
-    env: 'MOCK_JOURNAL_SIZE',
-    value: '<n>',
-    fallback: '1000',
-    description: 'requests kept in each session journal (GET /__admin/requests)',
-  },
-  'journal-bytes': {
-    env: 'MOCK_JOURNAL_BYTES',
-    value: '<bytes>',
-    fallback: String(DEFAULT_JOURNAL_BYTES),
-    description:
-      'bytes all journals may keep together; each session keeps at most its share (/ max-sessions + 1)',
-  },
-  'max-pets': {
-    env: 'MOCK_MAX_PETS',
-    value: '<n>',
-    fallback: String(DEFAULT_STORE_LIMITS.maxPets),
-    description: 'pets one session may add until its reset; more answer 507 store_full',
-  },
-  'max-store-bytes': {
-    env: 'MOCK_MAX_STORE_BYTES',
-    value: '<bytes>',
-    fallback: String(DEFAULT_STORE_LIMITS.maxBytes),
-    description: 'bytes the added pets of all sessions may take; more answer 507 store_full',
-  },
-  'admin-token': {
-    env: 'MOCK_ADMIN_TOKEN',
+    help: 'folder of scenario files (*.yaml)',
+  }),
+  maxSessions: integer({
+    default: 100,
+    min: 1,
+    max: 100_000,
+    help: 'live X-Mock-Session sessions kept; the least recently used is dropped',
+  }),
+  journalSize: integer({
+    default: 1000,
+    min: 0,
+    max: 100_000,
+    help: 'requests kept in each session journal (GET /__admin/requests)',
+  }),
+  journalBytes: bytes({
+    default: 64 * MIB,
+    min: 64 * 1024,
+    help: 'bytes all journals may keep together; each session keeps at most its share (/ max-sessions + 1)',
+  }),
+  maxPets: integer({
+    default: 100_000,
+    min: 0,
+    max: 10_000_000,
+    help: 'pets one session may add until its reset; more answer 507 store_full',
+  }),
+  maxStoreBytes: bytes({
+    default: 256 * MIB,
+    min: MIB,
+    help: 'bytes the added pets of all sessions may take; more answer 507 store_full',
+  }),
+  adminToken: guardedText({
     value: '<token>',
-    fallback: '(admin open)',
-    description: 'bearer token every /__admin call must carry',
-  },
-  'coverage-report': {
-    env: 'MOCK_COVERAGE_REPORT',
+    shown: '(admin open)',
+    help: 'bearer token every /__admin call must carry',
+    empty: 'give a token, or leave it unset for an open admin API',
+  }),
+  noAdmin: switchSetting({ help: 'no /__admin API at all, and no QA console' }),
+  coverageReport: optionalText({
     value: '<file>',
-    fallback: '(none)',
-    description: 'write the coverage report here at shutdown: .json, .md or .xml (JUnit)',
-  },
-  'proxy-target': {
-    env: 'MOCK_PROXY_TARGET',
+    shown: '(none)',
+    help: 'write the coverage report here at shutdown: .json, .md or .xml (JUnit)',
+    check: (path, label) => {
+      if (coverageFormatOfFile(path) === undefined) {
+        throw new ConfigError(
+          `${label}: expected a file ending in .json, .md or .xml, got "${path}"`,
+        );
+      }
+    },
+  }),
+  proxyTarget: url({
     value: '<url>',
-    fallback: '(no proxy)',
-    description:
-      'forward valid requests to the real service at this base address (…/v1) and check its answers',
-  },
-  'proxy-strict': {
-    env: 'MOCK_PROXY_STRICT',
-    value: '',
-    fallback: '(off)',
-    description:
-      'with --proxy-target: answer 502 contract_violation for an answer that breaks the contract',
-    switch: true,
-  },
-  'proxy-timeout': {
-    env: 'MOCK_PROXY_TIMEOUT',
+    shown: '(no proxy)',
+    help: 'forward valid requests to the real service at this base address (…/v1) and check its answers',
+  }),
+  proxyStrict: switchSetting({
+    help: 'with --proxy-target: answer 502 contract_violation for an answer that breaks the contract',
+  }),
+  proxyTimeout: integer({
+    default: 10_000,
+    min: 1,
+    max: 600_000,
     value: '<ms>',
-    fallback: '10000',
-    description: 'with --proxy-target: 502 upstream_unreachable after this long',
-  },
-  'proxy-insecure': {
-    env: 'MOCK_PROXY_INSECURE',
-    value: '',
-    fallback: '(verified)',
-    description: "with --proxy-target: do not verify the real service's TLS certificate",
-    switch: true,
-  },
-  record: {
-    env: 'MOCK_RECORD',
+    help: 'with --proxy-target: 502 upstream_unreachable after this long',
+  }),
+  proxyInsecure: switchSetting({
+    help: "with --proxy-target: do not verify the real service's TLS certificate",
+  }),
+  record: optionalText({
     value: '<file.json>',
-    fallback: '(none)',
-    description: 'with --proxy-target: keep the pets of valid answers as fixtures',
-  },
-  'max-connections': {
-    env: 'MOCK_MAX_CONNECTIONS',
-    value: '<n>',
-    fallback: String(LIMITS.maxConnections),
-    description: 'open connections at once; more are closed as they arrive',
-  },
-  'max-queued-bytes': {
-    env: 'MOCK_MAX_QUEUED_BYTES',
+    shown: '(none)',
+    help: 'with --proxy-target: keep the pets of valid answers as fixtures',
+  }),
+  maxConnections: integer({
+    default: 1000,
+    min: 1,
+    max: 1_000_000,
+    help: 'open connections at once; more are closed as they arrive',
+  }),
+  maxQueuedBytes: integer({
+    default: MIB,
+    min: 1024,
+    max: 2 ** 30,
     value: '<bytes>',
-    fallback: String(LIMITS.maxQueuedBytes),
-    description: 'answer bytes a connection may leave untaken before its next requests wait',
-  },
-  'max-queued-total': {
-    env: 'MOCK_MAX_QUEUED_TOTAL',
+    help: 'answer bytes a connection may leave untaken before its next requests wait',
+  }),
+  maxQueuedTotal: integer({
+    default: 64 * MIB,
+    min: MIB,
+    max: 2 ** 40,
     value: '<bytes>',
-    fallback: String(LIMITS.maxQueuedTotal),
-    description:
-      'answer bytes all connections may leave untaken; over it the longest holders are closed',
-  },
-  'max-pipelined': {
-    env: 'MOCK_MAX_PIPELINED',
-    value: '<n>',
-    fallback: String(LIMITS.maxPipelined),
-    description: 'requests a connection may send ahead of its answers; more close it',
-  },
-  'headers-timeout': {
-    env: 'MOCK_HEADERS_TIMEOUT',
-    value: '<ms>',
-    fallback: String(LIMITS.headersTimeoutMs),
-    description: 'time to send the request line and headers (then 408)',
-  },
-  'request-timeout': {
-    env: 'MOCK_REQUEST_TIMEOUT',
-    value: '<ms>',
-    fallback: String(LIMITS.requestTimeoutMs),
-    description: 'time to send the whole request, body included (then 408)',
-  },
-  'keep-alive-timeout': {
-    env: 'MOCK_KEEP_ALIVE_TIMEOUT',
-    value: '<ms>',
-    fallback: String(LIMITS.keepAliveTimeoutMs),
-    description: 'an idle keep-alive connection is closed after this',
-  },
-  'write-timeout': {
-    env: 'MOCK_WRITE_TIMEOUT',
-    value: '<ms>',
-    fallback: String(LIMITS.writeTimeoutMs),
-    description: 'time a client has to take an answer; then its connection is closed',
-  },
-} as const satisfies Record<string, OptionDoc>;
+    help: 'answer bytes all connections may leave untaken before any next request waits',
+  }),
+  maxPipelined: integer({
+    default: 100,
+    min: 1,
+    max: 100_000,
+    help: 'requests a connection may send ahead of its answers; one more closes it',
+  }),
+  headersTimeout: integer({
+    ...timeout,
+    default: 10_000,
+    help: 'time to send the request line and headers (then 408)',
+  }),
+  requestTimeout: integer({
+    ...timeout,
+    default: 30_000,
+    help: 'time to send the whole request, body included (then 408)',
+  }),
+  keepAliveTimeout: integer({
+    ...timeout,
+    default: 5_000,
+    help: 'an idle keep-alive connection is closed after this',
+  }),
+  writeTimeout: integer({
+    ...timeout,
+    default: 30_000,
+    help: 'time a client has to take an answer; then its connection is closed',
+  }),
+} as const satisfies Record<string, Setting<unknown>>;
 
-export type OptionName = keyof typeof OPTIONS;
+export type SettingName = keyof typeof SETTINGS;
 
-export const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
+/** The type of a setting's value, in the Config and as a library option. */
+export type ValueOf<S> = S extends Setting<infer T> ? T : never;
 
-/** The --help text, generated from the options table. */
-export function helpText(): string {
-  const rows = Object.entries(OPTIONS).map(([name, doc]: [string, OptionDoc]) => {
-    const flag = `--${name} ${doc.value}`.trimEnd().padEnd(30);
-    return `  ${flag}${doc.description}\n  ${''.padEnd(30)}env ${doc.env}, default ${doc.fallback}`;
-  });
-  return [
-    'petstore-mock: a contract-faithful mock of the Pet Store API (openapi.yaml)',
-    '',
-    'Usage: petstore-mock [options]',
-    '       petstore-mock coverage --url <mock> [options]   (see petstore-mock coverage --help)',
-    '',
-    ...rows,
-    `  ${'--no-admin'.padEnd(30)}no /__admin API at all (env MOCK_NO_ADMIN=1)`,
-    `  ${'--help, -h'.padEnd(30)}print this help`,
-    `  ${'--version, -v'.padEnd(30)}print the version`,
-    '',
-    'Flags win over environment variables. The API is served under /v1.',
-  ].join('\n');
+/** The mock's settings: built once from defaults, environment and flags (or options); never changed. */
+export type Config = { readonly [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> };
+
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** Looks a setting up by name, typed as the common shape (for code that walks the table). */
+export function settingOf(name: SettingName): Setting<unknown> {
+  return SETTINGS[name];
 }
+
+/** `maxStoreBytes` → `--max-store-bytes`. */
+export function flagOf(name: SettingName): string {
+  return `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** `maxStoreBytes` → `MOCK_MAX_STORE_BYTES`, unless the setting names its own variable. */
+export function envOf(name: SettingName): string {
+  return settingOf(name).env ?? `MOCK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+/** The settings that bound connections, as the HTTP server takes them. */
+export type ConnectionLimits = Pick<
+  Config,
+  | 'maxConnections'
+  | 'maxQueuedBytes'
+  | 'maxQueuedTotal'
+  | 'maxPipelined'
+  | 'headersTimeout'
+  | 'requestTimeout'
+  | 'keepAliveTimeout'
+  | 'writeTimeout'
+>;

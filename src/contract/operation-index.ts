@@ -12,8 +12,6 @@ export interface Operation {
   readonly pathKey: string;
   /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
   readonly statuses: readonly number[];
-  /** The names of its query parameters, e.g. `['limit', 'status']`. */
-  readonly queryParameters: readonly string[];
   /** Query parameters whose schema is an integer, e.g. `['limit']`. */
   readonly integerQueryParameters: readonly string[];
   /** Its request body: the component schema named (e.g. `NewPet`; `body` if inline), required or not. */
@@ -84,19 +82,16 @@ function requestBodyOf(document: OpenApiDocument, requestBody: unknown): Operati
   return { schema: bodySchemaOf(document, body) ?? 'body', required: body.required === true };
 }
 
-/** The names of an operation's query parameters, all of them or those whose schema is an integer. */
-function queryParametersOf(
+/** The names of an operation's query parameters whose schema is an integer. */
+function integerQueryParametersOf(
   document: OpenApiDocument,
   path: string,
   method: string,
-  integersOnly: boolean,
 ): string[] {
   return parametersOf(document, path, method).flatMap((p) => {
     const schema = resolved(document, p.schema);
     const integer = isRecord(schema) && schema.type === 'integer';
-    return p.in === 'query' && (integer || !integersOnly) && typeof p.name === 'string'
-      ? [p.name]
-      : [];
+    return p.in === 'query' && integer && typeof p.name === 'string' ? [p.name] : [];
   });
 }
 
@@ -121,8 +116,7 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
           pathKey: path,
           statuses: responses.map(Number).filter(Number.isInteger),
           requestBody: requestBodyOf(document, op.requestBody),
-          queryParameters: queryParametersOf(document, path, method, false),
-          integerQueryParameters: queryParametersOf(document, path, method, true),
+          integerQueryParameters: integerQueryParametersOf(document, path, method),
           deprecated: op.deprecated === true,
         },
       });

@@ -1,17 +1,24 @@
+import { Refusal } from '../util/refusal.js';
 import type { Operation } from './operation-index.js';
 import { quoteText } from '../util/quote-text.js';
 
 /** A `Prefer: code=` value that is not three digits. */
-export class InvalidPreferenceError extends Error {
+export class InvalidPreferenceError extends Refusal {
   override name = 'InvalidPreferenceError';
+
+  constructor(message: string) {
+    super(422, 'invalid_preference', message);
+  }
 }
 
 /** A forced status the contract does not document for the operation. */
-export class NotInContractError extends Error {
+export class NotInContractError extends Refusal {
   override name = 'NotInContractError';
 
   constructor(op: Operation, status: number) {
     super(
+      422,
+      'not_in_contract',
       `The mock's control plane refused to force ${status}: the contract documents ${op.statuses.join(', ')} for ${op.operationId}.`,
     );
   }

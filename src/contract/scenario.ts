@@ -1,3 +1,4 @@
+import { Refusal } from '../util/refusal.js';
 import { quoteText } from '../util/quote-text.js';
 
 /** The longest delay a scenario may set. */
@@ -41,8 +42,12 @@ export function ruleFor(scenario: Scenario, operationId: string): Rule | undefin
 }
 
 /** A scenario name the mock does not know; the message names the known ones. */
-export class UnknownScenarioError extends Error {
+export class UnknownScenarioError extends Refusal {
   override name = 'UnknownScenarioError';
+
+  constructor(message: string) {
+    super(422, 'unknown_scenario', message);
+  }
 }
 
 /**

@@ -1,27 +1,7 @@
 import { truncate } from '../util/quote-text.js';
+import type { ErrorCode } from '../util/refusal.js';
 
-/** The stable, documented values of the Error body's `code` field. */
-export type ErrorCode =
-  | 'unauthorized'
-  | 'bad_request'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'not_acceptable'
-  | 'unsupported_media_type'
-  | 'payload_too_large'
-  | 'headers_too_large'
-  | 'request_timeout'
-  | 'internal_error'
-  // Refusals of the mock's control plane (scenarios, sessions), not answers of the imitated service.
-  | 'not_in_contract'
-  | 'unknown_scenario'
-  | 'invalid_preference'
-  | 'invalid_session'
-  // A create over the store's budgets (--max-pets, --max-store-bytes): nothing was stored.
-  | 'store_full'
-  // Proxy mode (--proxy-target): the real service broke the contract, or could not be reached.
-  | 'contract_violation'
-  | 'upstream_unreachable';
+export type { ErrorCode };
 
 /** The body of every error response, as the contract's Error schema defines it. */
 export interface ErrorBody {

@@ -1,10 +1,7 @@
 import { error as validatorErrors } from 'express-openapi-validator';
-import { InvalidPreferenceError, NotInContractError } from '../contract/prefer.js';
-import { UnknownScenarioError } from '../contract/scenario.js';
-import { InvalidSessionError } from '../state/session-registry.js';
-import { StoreFullError, StoreWriteError } from '../state/store-budget.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText, truncate } from '../util/quote-text.js';
+import { Refusal } from '../util/refusal.js';
 import { HttpError } from './http-error.js';
 
 /** What the error mapping needs to know of the request that failed. */
@@ -48,8 +45,9 @@ function locationOf(path: string): { location: string; name: string } {
 function describeItem({ path, message, errorCode }: Violation): string {
   const { location, name } = locationOf(path);
   const where = LOCATIONS[location];
-  // The validator's own checks (an empty query value, say) word their whole message.
-  if (errorCode === undefined) return message;
+  // The validator's own checks (an empty query value, an unknown parameter) word their whole
+  // message, which may quote a name the client sent: bounded like our own.
+  if (errorCode === undefined) return truncate(message, MAX_NAME * 2);
   // A body checked on its own (a discriminator's schema) is reported without its location.
   if (where === undefined)
     return path === '' ? message : `'${truncate(path, MAX_NAME)}' ${message}`;
@@ -143,15 +141,11 @@ export function notAcceptable(): HttpError {
 
 /**
  * The 400 for a body that is missing or not JSON where the operation wants one: the status the
- * contract documents (express-openapi-validator would say 415).
+ * contract documents, where express-openapi-validator says 415.
  */
-export function unsupportedBody(
-  hasBody: boolean,
-  contentType: string | undefined,
-  bodySchema: string,
-): HttpError {
+function unsupportedBody(hasBody: boolean, contentType: string | undefined): HttpError {
   if (!hasBody) {
-    return new HttpError(400, 'bad_request', `The request body is required: a JSON ${bodySchema}.`);
+    return new HttpError(400, 'bad_request', 'The request body is required: a JSON object.');
   }
   return new HttpError(
     400,
@@ -180,7 +174,7 @@ function fromValidator(error: Error, request: FailedRequest): HttpError | undefi
   if (error instanceof validatorErrors.NotAcceptable) return notAcceptable();
   if (error instanceof validatorErrors.RequestEntityTooLarge) return payloadTooLarge(request);
   if (error instanceof validatorErrors.UnsupportedMediaType) {
-    return unsupportedBody(request.hasBody, request.contentType, 'body');
+    return unsupportedBody(request.hasBody, request.contentType);
   }
   if (error instanceof validatorErrors.InternalServerError) return responseViolation(items);
   return undefined;
@@ -213,31 +207,16 @@ function fromBodyParser(type: string, request: FailedRequest): HttpError {
   }
 }
 
-/** The refusals of the mock's control plane (scenarios, sessions, budgets), by their type. */
-function fromControlPlane(error: Error): HttpError | undefined {
-  if (error instanceof UnknownScenarioError) {
-    return new HttpError(422, 'unknown_scenario', error.message);
-  }
-  if (error instanceof NotInContractError)
-    return new HttpError(422, 'not_in_contract', error.message);
-  if (error instanceof InvalidPreferenceError) {
-    return new HttpError(422, 'invalid_preference', error.message);
-  }
-  if (error instanceof InvalidSessionError)
-    return new HttpError(422, 'invalid_session', error.message);
-  if (error instanceof StoreFullError) return new HttpError(507, 'store_full', error.message);
-  if (error instanceof StoreWriteError) return new HttpError(500, 'internal_error', error.message);
-  return undefined;
-}
-
 /** Turns anything thrown or passed to next() into the one HttpError the handler answers with. */
 export function toHttpError(error: unknown, request: FailedRequest): HttpError {
   if (error instanceof HttpError) return error;
   if (isRecord(error) && typeof error.type === 'string' && typeof error.status === 'number') {
     return fromBodyParser(error.type, request);
   }
+  // The mock's own rules (scenarios, sessions, budgets) carry their answer.
+  if (error instanceof Refusal) return new HttpError(error.status, error.code, error.message);
   if (error instanceof Error) {
-    const known = fromControlPlane(error) ?? fromValidator(error, request);
+    const known = fromValidator(error, request);
     if (known) return known;
   }
   if (error instanceof URIError) {

@@ -6,14 +6,15 @@ import { createUpstreamClient, type UpstreamClient } from './upstream-client.js'
 /** Proxy mode's settings, from --proxy-target and the options that go with it. */
 export interface ProxySettings {
   /** The real service's base address, http: or https:, e.g. `https://staging.example.com/v1`. */
-  readonly target: string;
-  readonly timeoutMs: number;
-  /** A contract-breaking answer becomes 502 contract_violation (--proxy-strict). */
-  readonly strict: boolean;
-  /** TLS certificates are not verified (--proxy-insecure). */
-  readonly insecure: boolean;
-  /** The fixtures file to record the pets seen into (--record). */
-  readonly recordPath: string | undefined;
+  readonly proxyTarget: string;
+  /** Milliseconds to wait for the real service. */
+  readonly proxyTimeout: number;
+  /** A contract-breaking answer becomes 502 contract_violation. */
+  readonly proxyStrict: boolean;
+  /** TLS certificates are not verified. */
+  readonly proxyInsecure: boolean;
+  /** The fixtures file to record the pets seen into. */
+  readonly record: string | undefined;
 }
 
 /** Proxy mode, ready: the real service's client, strictness, and the recorder if asked for. */
@@ -34,30 +35,34 @@ export interface ProxyNeeds {
 
 /** Sets proxy mode up; throws a one-line message for a target or record file it cannot use. */
 export async function createProxy(settings: ProxySettings, needs: ProxyNeeds): Promise<Proxy> {
-  const { pathname } = new URL(settings.target);
+  const { pathname } = new URL(settings.proxyTarget);
   if (!pathname.replace(/\/$/, '').endsWith(needs.basePath)) {
     throw new Error(
-      `--proxy-target ${settings.target} must be the real service's base address, ending in ${needs.basePath} as the contract's servers do`,
+      `--proxy-target ${settings.proxyTarget} must be the real service's base address, ending in ${needs.basePath} as the contract's servers do`,
     );
   }
   needs.logger.info(
-    { target: settings.target, strict: settings.strict },
+    { target: settings.proxyTarget, strict: settings.proxyStrict },
     'proxy mode: valid requests go to the real service, whose answers are checked',
   );
-  if (settings.insecure) {
+  if (settings.proxyInsecure) {
     needs.logger.warn(
-      { target: settings.target },
+      { target: settings.proxyTarget },
       "--proxy-insecure: the real service's TLS certificate is not verified",
     );
   }
   const recorder =
-    settings.recordPath === undefined
+    settings.record === undefined
       ? undefined
-      : await openRecorder(settings.recordPath, needs.checkPet, needs.logger);
-  const client = createUpstreamClient(settings);
+      : await openRecorder(settings.record, needs.checkPet, needs.logger);
+  const client = createUpstreamClient({
+    target: settings.proxyTarget,
+    timeoutMs: settings.proxyTimeout,
+    insecure: settings.proxyInsecure,
+  });
   return {
     client,
-    strict: settings.strict,
+    strict: settings.proxyStrict,
     recorder,
     close: async () => {
       client.close();

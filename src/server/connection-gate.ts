@@ -2,12 +2,12 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { ConnectionLimits } from '../config/connection-limits.js';
+import type { ConnectionLimits } from '../config/settings.js';
 
 /** The budgets the gate holds connections to. */
 export type GateLimits = Pick<
   ConnectionLimits,
-  'maxQueuedBytes' | 'maxQueuedTotal' | 'maxPipelined' | 'writeTimeoutMs'
+  'maxQueuedBytes' | 'maxQueuedTotal' | 'maxPipelined' | 'writeTimeout'
 >;
 
 /** A request listener that hands requests on only as fast as clients take their answers. */
@@ -93,7 +93,7 @@ function ownTurn(connection: Connection, maxQueuedBytes: number): boolean {
  * the untaken bytes of all connections are over `maxQueuedTotal`; a socket whose requests wait
  * is not read. The parser reads a whole chunk at once, so pausing alone cannot bound the requests
  * already parsed: a connection with more than `maxPipelined` unanswered is closed. A connection
- * whose client takes none of its answer bytes for `writeTimeoutMs` is closed, and one that takes
+ * whose client takes none of its answer bytes for `writeTimeout` is closed, and one that takes
  * none in time (PressureRule) while other requests wait for the total.
  */
 export function createConnectionGate(
@@ -274,7 +274,7 @@ export function createConnectionGate(
 
   // The kernel taking part of an answer raises no event: the sweep measures the connections that
   // hold bytes, to see which clients take none.
-  const sweepMs = Math.max(10, Math.min(500, Math.floor(limits.writeTimeoutMs / 4)));
+  const sweepMs = Math.max(10, Math.min(500, Math.floor(limits.writeTimeout / 4)));
   const sweep = setInterval(() => {
     // An answer built for a blocked connection that takes long (a delay scenario) lets the next go.
     if (building !== undefined && performance.now() - building.since >= sweepMs) {
@@ -286,8 +286,8 @@ export function createConnectionGate(
       measure(connection);
       const stalled = performance.now() - connection.progressAt;
       if (connection.held === 0) continue;
-      if (stalled >= limits.writeTimeoutMs) {
-        close(connection, `took none of its answers for ${limits.writeTimeoutMs} ms`);
+      if (stalled >= limits.writeTimeout) {
+        close(connection, `took none of its answers for ${limits.writeTimeout} ms`);
       } else if (
         blocked.size > 0 &&
         stalled >= Math.max(pressure.stallMs, (connection.held / pressure.minTakeBytesPerS) * 1000)

@@ -3,7 +3,7 @@ import { createServer } from '../util/builtins.js';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MAX_HEADER_BYTES } from '../http/limits.js';
-import type { ConnectionLimits } from '../config/connection-limits.js';
+import type { ConnectionLimits } from '../config/settings.js';
 import { createConnectionGate } from './connection-gate.js';
 import { answerOnSocket, connectRefusal, parserRefusal, requireHost } from './refusals.js';
 
@@ -23,7 +23,7 @@ export interface HttpServer {
  * take up to 40 s where 10 s was meant. A tenth of the shorter one, at most once a second.
  */
 function timeoutCheckInterval(limits: ConnectionLimits): number {
-  const shorter = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  const shorter = Math.min(limits.headersTimeout, limits.requestTimeout);
   return Math.max(10, Math.min(1000, Math.floor(shorter / 10)));
 }
 
@@ -47,9 +47,9 @@ export function createHttpServer(
     {
       maxHeaderSize: MAX_HEADER_BYTES,
       requireHostHeader: false, // answered by requireHost, with the Error body
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      headersTimeout: limits.headersTimeout,
+      requestTimeout: limits.requestTimeout,
+      keepAliveTimeout: limits.keepAliveTimeout,
       connectionsCheckingInterval: timeoutCheckInterval(limits),
     },
     countReceived,
@@ -65,7 +65,7 @@ export function createHttpServer(
       socket.destroy();
       return;
     }
-    answerOnSocket(socket, parserRefusal(code), limits.keepAliveTimeoutMs);
+    answerOnSocket(socket, parserRefusal(code), limits.keepAliveTimeout);
   });
   // Without a listener Node closes a CONNECT's connection with no answer at all. Node no longer
   // counts it among its HTTP connections, so a stop must close it here.
@@ -73,7 +73,7 @@ export function createHttpServer(
   server.on('connect', (_req, socket) => {
     tunnels.add(socket);
     socket.once('close', () => tunnels.delete(socket));
-    answerOnSocket(socket, connectRefusal(), limits.keepAliveTimeoutMs);
+    answerOnSocket(socket, connectRefusal(), limits.keepAliveTimeout);
   });
   return {
     server,

@@ -1,15 +1,16 @@
 import type { Logger } from 'pino';
 import type { AppDeps } from '../api/app.js';
-import type { Config } from '../config/load-config.js';
+import { ConfigError } from '../config/config-error.js';
+import type { Config } from '../config/settings.js';
 import { loadContract } from '../contract/load-contract.js';
 import { createProxy } from '../proxy/proxy.js';
 import { errorMessage } from '../util/error-message.js';
 import { adminContractPath, defaultContractPath } from '../util/paths.js';
 import { loadScenarios } from '../contract/load-scenarios.js';
-import { scenarioNamed } from '../contract/scenario.js';
+import type { Scenario } from '../contract/scenario.js';
 import { createSession, createSessionFactory } from '../state/create-session.js';
 import { SessionRegistry } from '../state/session-registry.js';
-import { loadInitialData } from '../state/initial-data-for.js';
+import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
 import { openPetStore } from '../state/open-store.js';
 import { StoreBudget } from '../state/store-budget.js';
 
@@ -18,8 +19,37 @@ export class StartError extends Error {
   override name = 'StartError';
 }
 
-/** Seed of scenario delays when the data is not generated from a seed. */
+/** The seed of generated pets when only --count is given, and of scenario delays without one. */
 const DEFAULT_SEED = 1;
+/** How many pets --seed generates without --count. */
+const DEFAULT_COUNT = 100;
+
+/** Generated from a seed when --seed or --count is given, else read from the fixtures file. */
+function initialDataSource(config: Config): InitialDataSource {
+  if (config.seed === undefined && config.count === undefined) {
+    return { kind: 'fixtures', path: config.fixtures };
+  }
+  return {
+    kind: 'generated',
+    seed: config.seed ?? DEFAULT_SEED,
+    count: config.count ?? DEFAULT_COUNT,
+  };
+}
+
+/** The start-up scenario; a name no scenario has is a bad setting (exit 2), not a failed start. */
+function scenarioOf(
+  name: string | undefined,
+  scenarios: ReadonlyMap<string, Scenario>,
+): Scenario | undefined {
+  if (name === undefined) return undefined;
+  const scenario = scenarios.get(name);
+  if (!scenario) {
+    throw new ConfigError(
+      `--scenario: no scenario is named "${name}"; known: ${[...scenarios.keys()].join(', ')}`,
+    );
+  }
+  return scenario;
+}
 
 /**
  * Reads everything the app needs from the config: the contracts of the pet and admin APIs, the
@@ -31,16 +61,10 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
     const contract = loadContract(defaultContractPath);
     const adminContract = loadContract(adminContractPath);
     const scenarios = loadScenarios(config.scenariosDir, contract);
-    const startupScenario =
-      config.scenario === undefined ? undefined : scenarioNamed(scenarios, config.scenario);
+    const startupScenario = scenarioOf(config.scenario, scenarios);
     const checkPet = contract.checkSchema('Pet');
-    const initial = await loadInitialData(
-      config.seed !== undefined
-        ? { kind: 'generated', seed: config.seed, count: config.count ?? 0 }
-        : { kind: 'fixtures', path: config.fixturesPath },
-      checkPet,
-    );
-    const budget = new StoreBudget(config.store);
+    const initial = await loadInitialData(initialDataSource(config), checkPet);
+    const budget = new StoreBudget(config);
     const sessionOptions = {
       initial,
       seed: config.seed ?? DEFAULT_SEED,
@@ -53,15 +77,19 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
     // Before the store, which holds the --db file's lock: a target or record file that cannot
     // be used stops the start with nothing to undo.
     const proxy =
-      config.proxy &&
-      (await createProxy(config.proxy, {
-        basePath: contract.operations.basePath,
-        checkPet,
-        logger,
-      }));
+      config.proxyTarget === undefined
+        ? undefined
+        : await createProxy(
+            { ...config, proxyTarget: config.proxyTarget },
+            {
+              basePath: contract.operations.basePath,
+              checkPet,
+              logger,
+            },
+          );
     const store = await openPetStore({
       initial,
-      dbPath: config.dbPath,
+      db: config.db,
       checkPet,
       budget,
       warn: (message) => {
@@ -80,13 +108,14 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       scenarios,
       logger,
       apiKeys: config.apiKeys,
-      corsOrigins: config.corsOrigins,
+      corsOrigin: config.corsOrigin,
       defaultStatus: config.defaultStatus,
       adminToken: config.adminToken,
-      admin: config.admin,
+      noAdmin: config.noAdmin,
       proxy,
     };
   } catch (error) {
-    throw error instanceof StartError ? error : new StartError(errorMessage(error));
+    if (error instanceof StartError || error instanceof ConfigError) throw error;
+    throw new StartError(errorMessage(error));
   }
 }

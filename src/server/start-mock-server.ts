@@ -1,71 +1,23 @@
 import type { Logger } from 'pino';
 import { ADMIN_PATH } from '../api/app.js';
-import { ConfigError, loadConfig } from '../config/load-config.js';
+import { configFromOptions } from '../config/load-config.js';
+import type { Config, SettingName } from '../config/settings.js';
 import { formatCoverage, type CoverageFormat } from '../state/coverage-formats.js';
 import { reportCoverage, type CoverageReport } from '../state/coverage-report.js';
-import { createLogger, type LogLevel } from '../util/logger.js';
-import type { PetStatus } from '../state/pet.js';
+import { createLogger } from '../util/logger.js';
 import { scenarioNamed } from '../contract/scenario.js';
 import { startServer } from './start-server.js';
 import type { JournalEntry } from '../state/request-journal.js';
 import { resetSession, type Session } from '../state/session.js';
 
-/** Options of an in-process mock: the CLI's options, in camelCase. */
-export interface MockServerOptions {
-  /** Default 0: a free port. */
-  port?: number;
-  host?: string;
-  db?: string;
-  seed?: number;
-  count?: number;
-  fixtures?: string;
-  /** Only these bearer tokens; an empty list is refused (it would accept any): leave it out. */
-  apiKeys?: readonly string[];
-  defaultStatus?: PetStatus;
-  /** Default `silent`. */
-  logLevel?: LogLevel;
-  corsOrigins?: readonly string[];
-  scenario?: string;
-  scenariosDir?: string;
-  maxSessions?: number;
-  journalSize?: number;
-  /** Pets one session may add until its reset (default 100000); more answer 507 store_full. */
-  maxPets?: number;
-  /** Bytes the added pets of all sessions may take (256 MiB). */
-  maxStoreBytes?: number;
-  /** Bytes all sessions' journals may keep together (64 MiB). */
-  journalBytes?: number;
-  /** Every admin call must carry it; an empty token is refused (leave it out for open admin). */
-  adminToken?: string;
-  /** Write the whole suite's coverage report here on close (.json, .md or .xml). */
-  coverageReport?: string;
-  /** Proxy mode: the real service's base address, e.g. `https://staging.example.com/v1`. */
-  proxyTarget?: string;
-  proxyStrict?: boolean;
-  /** Milliseconds; default 10000. */
-  proxyTimeout?: number;
-  proxyInsecure?: boolean;
-  /** A fixtures file to keep the pets of the real service's valid answers in. */
-  record?: string;
-  /** Open connections at once (default 1000). */
-  maxConnections?: number;
-  /** Answer bytes one connection may leave untaken before its next requests wait (1 MiB). */
-  maxQueuedBytes?: number;
-  /** Answer bytes all connections may leave untaken (64 MiB). */
-  maxQueuedTotal?: number;
-  /** Requests one connection may send ahead of its answers (100). */
-  maxPipelined?: number;
-  /** Milliseconds to send the request line and headers (10000). */
-  headersTimeout?: number;
-  /** Milliseconds to send the whole request (30000). */
-  requestTimeout?: number;
-  /** Milliseconds an idle keep-alive connection is kept (5000). */
-  keepAliveTimeout?: number;
-  /** Milliseconds a client may take none of its answers before its connection is closed (30000). */
-  writeTimeout?: number;
+/**
+ * Options of an in-process mock: every setting of the CLI, named as in the settings table (the
+ * flag in camelCase: `--max-pets` is `maxPets`), with its type; docs/options.md lists them.
+ */
+export type MockServerOptions = { readonly [K in SettingName]?: Config[K] } & {
   /** A logger of your own instead of one built from logLevel. */
-  logger?: Logger;
-}
+  readonly logger?: Logger;
+};
 
 /** A running in-process mock and the controls a test suite needs. */
 export interface MockServer {
@@ -93,58 +45,15 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const FLAGS: Record<string, string> = {
-  apiKeys: 'api-keys',
-  defaultStatus: 'default-status',
-  logLevel: 'log-level',
-  corsOrigins: 'cors-origin',
-  scenariosDir: 'scenarios-dir',
-  maxSessions: 'max-sessions',
-  journalSize: 'journal-size',
-  journalBytes: 'journal-bytes',
-  maxPets: 'max-pets',
-  maxStoreBytes: 'max-store-bytes',
-  adminToken: 'admin-token',
-  coverageReport: 'coverage-report',
-  proxyTarget: 'proxy-target',
-  proxyStrict: 'proxy-strict',
-  proxyTimeout: 'proxy-timeout',
-  proxyInsecure: 'proxy-insecure',
-  maxConnections: 'max-connections',
-  maxQueuedBytes: 'max-queued-bytes',
-  maxQueuedTotal: 'max-queued-total',
-  maxPipelined: 'max-pipelined',
-  headersTimeout: 'headers-timeout',
-  requestTimeout: 'request-timeout',
-  keepAliveTimeout: 'keep-alive-timeout',
-  writeTimeout: 'write-timeout',
-};
-
-/** The options as CLI flags, so both go through the same checks in loadConfig. */
-function toArgv(options: MockServerOptions): string[] {
-  const { logger, ...settings } = options; // the logger is not a flag
-  const given: Record<string, string | number | boolean | readonly string[] | undefined> = {
-    port: 0,
-    logLevel: 'silent',
-    ...settings,
-  };
-  return Object.entries(given).flatMap(([key, value]) => {
-    if (value === undefined || value === false) return [];
-    if (value === true) return [`--${FLAGS[key] ?? key}`]; // a switch
-    const text = typeof value === 'object' ? value.join(',') : String(value);
-    return [`--${FLAGS[key] ?? key}`, text];
-  });
-}
-
 /**
  * Starts the mock in this process on a free port (unless `port` is given), from the same config
  * checks as the CLI; the environment is not read, so test suites stay hermetic.
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const command = loadConfig(toArgv(options), {});
-  if (command.kind !== 'run') throw new ConfigError('help and version are not server options');
-  const { config } = command;
-  const logger = options.logger ?? createLogger(config.logLevel, false);
+  const { logger: given, ...settings } = options;
+  // A free port and no log lines, unless told otherwise; the environment is not read.
+  const config = configFromOptions({ port: 0, logLevel: 'silent', ...settings });
+  const logger = given ?? createLogger(config.logLevel, false);
   const server = await startServer(config, logger);
   const { sessions, scenarios } = server.deps;
   const sessionOf = (id: string | undefined): Session => sessions.get(id);

@@ -2,11 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type AppDeps } from '../api/app.js';
-import type { Config } from '../config/load-config.js';
+import type { Config } from '../config/settings.js';
 import { createHttpServer, type HttpServer } from './create-http-server.js';
 import { isRecord } from '../util/is-record.js';
 import { loadMock, StartError } from './load-mock.js';
-import { formatCoverage } from '../state/coverage-formats.js';
+import { coverageFormatOfFile, formatCoverage } from '../state/coverage-formats.js';
 import { reportCoverage } from '../state/coverage-report.js';
 import type { PetStore } from '../state/pet-store.js';
 import { writeFileAtomically } from '../util/write-file-atomically.js';
@@ -60,12 +60,11 @@ async function closeGracefully(http: HttpServer, store: PetStore): Promise<void>
 }
 
 /** Writes the whole suite's coverage report (--coverage-report), once no answer can come. */
-async function writeCoverageReport(
-  file: NonNullable<Config['coverageReport']>,
-  deps: AppDeps,
-): Promise<void> {
+async function writeCoverageReport(path: string, deps: AppDeps): Promise<void> {
   const report = reportCoverage(deps.contract.operations.operations, deps.sessions.coverage);
-  await writeFileAtomically(file.path, [Buffer.from(formatCoverage(report, file.format))]);
+  // The config let only a path with a format's extension through.
+  const format = coverageFormatOfFile(path) ?? 'json';
+  await writeFileAtomically(path, [Buffer.from(formatCoverage(report, format))]);
 }
 
 function listenError(error: unknown, config: Config): Error {
@@ -103,7 +102,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
   const deps = await loadMock(config, logger);
   const app = createApp(deps);
   const store = deps.sessions.default.store;
-  const http = createHttpServer(app, config.connections, logger);
+  const http = createHttpServer(app, config, logger);
   let address: AddressInfo;
   try {
     address = await listen(http.server, config);

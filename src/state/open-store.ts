@@ -11,7 +11,7 @@ export interface OpenStoreOptions {
   /** Initial data: what a new store starts from and what reset restores. */
   initial: StoreData;
   /** A JSON file that keeps the store across restarts; in memory when absent. */
-  dbPath?: string | undefined;
+  db?: string | undefined;
   checkPet: SchemaCheck;
   /** What clients may add: shared by every store of one mock; unlimited-ish defaults if absent. */
   budget?: StoreBudget | undefined;
@@ -30,22 +30,22 @@ export function createMemoryStore(initial: StoreSnapshot, budget?: StoreBudget):
 /** Opens a pet store: in memory, or in a JSON file whose existing content wins over `initial`. */
 export async function openPetStore({
   initial,
-  dbPath,
+  db,
   checkPet,
   budget,
   warn,
 }: OpenStoreOptions): Promise<PetStore> {
-  if (dbPath === undefined) {
+  if (db === undefined) {
     return createMemoryStore(initial, budget);
   }
   let lock: StoreLock;
   try {
-    lock = await lockStoreFile(dbPath);
+    lock = await lockStoreFile(db);
   } catch (error) {
-    throw new Error(`cannot use the store file ${dbPath}: ${errorMessage(error)}`);
+    throw new Error(`cannot use the store file ${db}: ${errorMessage(error)}`);
   }
   try {
-    const file = createStoreFile(dbPath, checkPet, undefined, warn);
+    const file = createStoreFile(db, checkPet, undefined, warn);
     const stored = await file.read(); // moves a stale journal aside, before anything is written
     // Fencing: no write once another mock took the lock over (a create then answers 500).
     const fenced: Adapter<StoreData> = {
@@ -57,15 +57,15 @@ export async function openPetStore({
         return check ? check.then(() => file.write(data)) : file.write(data);
       },
     };
-    const db = new Low(fenced, stored ?? copyStoreData(initial));
+    const low = new Low(fenced, stored ?? copyStoreData(initial));
     // Written at once, so a new file exists (and a bad path fails) before the server answers.
     try {
-      await db.write();
+      await low.write();
     } catch (error) {
-      throw new Error(`cannot write the store file ${dbPath}: ${errorMessage(error)}`);
+      throw new Error(`cannot write the store file ${db}: ${errorMessage(error)}`);
     }
     const release = () => lock.release();
-    return new PetStore(db, initial, budget ? { budget, release } : { release });
+    return new PetStore(low, initial, budget ? { budget, release } : { release });
   } catch (error) {
     await lock.release();
     throw error;

@@ -16,9 +16,6 @@ export interface JournalEntry {
   readonly validationErrors: readonly string[];
 }
 
-/** Bytes all sessions' journals may keep together (--journal-bytes). */
-export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024;
-
 /** What one entry may keep of the client's text; longer is cut and ends with `…`. */
 export const JOURNAL_ENTRY_LIMITS = {
   path: 1024,

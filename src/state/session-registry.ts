@@ -1,3 +1,4 @@
+import { Refusal } from '../util/refusal.js';
 import { CoverageTally } from './coverage-tally.js';
 import { quoteText } from '../util/quote-text.js';
 import type { Session } from './session.js';
@@ -5,8 +6,12 @@ import type { Session } from './session.js';
 const SESSION_ID = /^[\w.:-]{1,64}$/;
 
 /** An X-Mock-Session value that is not 1 to 64 of `A-Z a-z 0-9 . _ : -`. */
-export class InvalidSessionError extends Error {
+export class InvalidSessionError extends Refusal {
   override name = 'InvalidSessionError';
+
+  constructor(message: string) {
+    super(422, 'invalid_session', message);
+  }
 }
 
 function checkSessionId(id: string): void {

@@ -1,3 +1,4 @@
+import { Refusal } from '../util/refusal.js';
 import { stringifyJson } from '../util/json-codec.js';
 import type { Pet } from './pet.js';
 
@@ -6,12 +7,13 @@ export interface StoreLimits {
   /** Pets one store may add to its initial data, until its reset. */
   readonly maxPets: number;
   /** Bytes that the added pets of all stores may take together (see petCost). */
-  readonly maxBytes: number;
+  readonly maxStoreBytes: number;
 }
 
-export const DEFAULT_STORE_LIMITS: StoreLimits = Object.freeze({
-  maxPets: 100_000,
-  maxBytes: 256 * 1024 * 1024,
+/** No budget: for a store that stands alone (its session's mock gives every store one). */
+const UNBOUNDED: StoreLimits = Object.freeze({
+  maxPets: Number.POSITIVE_INFINITY,
+  maxStoreBytes: Number.POSITIVE_INFINITY,
 });
 
 /**
@@ -26,13 +28,21 @@ export function petCost(pet: Pet): number {
 }
 
 /** A write of the store file failed: the create or reset it was for changed nothing. */
-export class StoreWriteError extends Error {
+export class StoreWriteError extends Refusal {
   override name = 'StoreWriteError';
+
+  constructor(message: string) {
+    super(500, 'internal_error', message);
+  }
 }
 
 /** A create over a budget: nothing was stored and no id was used. */
-export class StoreFullError extends Error {
+export class StoreFullError extends Refusal {
   override name = 'StoreFullError';
+
+  constructor(message: string) {
+    super(507, 'store_full', message);
+  }
 }
 
 /**
@@ -43,7 +53,7 @@ export class StoreBudget {
   readonly limits: StoreLimits;
   #usedBytes = 0;
 
-  constructor(limits: StoreLimits = DEFAULT_STORE_LIMITS) {
+  constructor(limits: StoreLimits = UNBOUNDED) {
     this.limits = limits;
   }
 
@@ -57,15 +67,15 @@ export class StoreBudget {
    * StoreFullError, taking nothing, when either budget would be exceeded.
    */
   take(added: number, bytes: number): void {
-    const { maxPets, maxBytes } = this.limits;
+    const { maxPets, maxStoreBytes } = this.limits;
     if (added >= maxPets) {
       throw new StoreFullError(
         `The mock's store is full: this session already added ${maxPets} pets (--max-pets). Reset it, or start the mock with a larger --max-pets.`,
       );
     }
-    if (this.#usedBytes + bytes > maxBytes) {
+    if (this.#usedBytes + bytes > maxStoreBytes) {
       throw new StoreFullError(
-        `The mock's store is full: the pets added by all sessions take ${this.#usedBytes} of ${maxBytes} bytes (--max-store-bytes). Reset sessions, or start the mock with a larger --max-store-bytes.`,
+        `The mock's store is full: the pets added by all sessions take ${this.#usedBytes} of ${maxStoreBytes} bytes (--max-store-bytes). Reset sessions, or start the mock with a larger --max-store-bytes.`,
       );
     }
     this.#usedBytes += bytes;

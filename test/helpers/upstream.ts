@@ -169,7 +169,14 @@ export async function closedPortUrl(): Promise<string> {
 /** Proxy mode towards `target`: short timeout, lenient unless told, no recording unless told. */
 export function proxyTo(target: string, settings: Partial<ProxySettings> = {}): Promise<Proxy> {
   return createProxy(
-    { target, timeoutMs: 5000, strict: false, insecure: false, recordPath: undefined, ...settings },
+    {
+      proxyTarget: target,
+      proxyTimeout: 5000,
+      proxyStrict: false,
+      proxyInsecure: false,
+      record: undefined,
+      ...settings,
+    },
     {
       basePath: contract.operations.basePath,
       checkPet: contract.checkSchema('Pet'),

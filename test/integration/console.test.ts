@@ -74,8 +74,8 @@ describe('the QA console at /__admin/ui', () => {
     expect(res.text).toBeUndefined();
   });
 
-  it('is not there with admin: false (--no-admin)', async () => {
-    const { app } = await createTestApp({ admin: false });
+  it('is not there with noAdmin (--no-admin)', async () => {
+    const { app } = await createTestApp({ noAdmin: true });
     for (const [path] of ASSETS) expectError(await request(app).get(path), 404, 'not_found');
   });
 

@@ -104,10 +104,10 @@ describe('CORS', () => {
     },
   );
 
-  it('with corsOrigins [https://app.example] allows that origin and not localhost', async () => {
+  it('with corsOrigin [https://app.example] allows that origin and not localhost', async () => {
     const { app } = await createTestApp({
       pets: somePets(2),
-      corsOrigins: ['https://app.example'],
+      corsOrigin: ['https://app.example'],
     });
     const allowed = await preflight(app, 'https://app.example');
     expect(allowed.status).toBe(204);
@@ -125,9 +125,9 @@ describe('CORS', () => {
   });
 
   it.each(['https://evil.example', LOCAL, 'https://app.example'])(
-    'with corsOrigins [*] allows %s',
+    'with corsOrigin [*] allows %s',
     async (origin) => {
-      const { app } = await createTestApp({ pets: somePets(2), corsOrigins: ['*'] });
+      const { app } = await createTestApp({ pets: somePets(2), corsOrigin: ['*'] });
       const pre = await preflight(app, origin);
       expect(pre.status).toBe(204);
       expect(['*', origin]).toContain(pre.headers['access-control-allow-origin']);

@@ -55,7 +55,7 @@ describe('the --db file when the mock stops under create load', () => {
       const stored = await readStoreFile(db, checkPet); // the file with its journal
       const onDisk = new Set(stored?.pets.map((pet) => pet.id));
       expect(acknowledged.filter((id) => !onDisk.has(id))).toEqual([]);
-      const reopened = await openPetStore({ initial: storeDataFrom([]), dbPath: db, checkPet });
+      const reopened = await openPetStore({ initial: storeDataFrom([]), db: db, checkPet });
       expect(reopened.size).toBe(onDisk.size);
       const next = await reopened.create({ name: 'After', categoryId: 1 });
       expect(onDisk.has(next.id)).toBe(false);
@@ -111,7 +111,7 @@ describe('the --db file when the mock cannot listen', () => {
       ).rejects.toThrow('already in use');
       const store = await openPetStore({
         initial: storeDataFrom([]),
-        dbPath: db,
+        db: db,
         checkPet: contract.checkSchema('Pet'),
       });
       await store.close();

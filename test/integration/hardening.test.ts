@@ -73,8 +73,8 @@ describe('limits, each answered with an Error body', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('answers 404 for /__admin with --no-admin (admin: false), and serves the pet API', async () => {
-    const { app } = await createTestApp({ admin: false });
+  it('answers 404 for /__admin with --no-admin (noAdmin), and serves the pet API', async () => {
+    const { app } = await createTestApp({ noAdmin: true });
     const res = await request(app).get('/__admin/health');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'not_found', status: 404 });
@@ -189,7 +189,7 @@ describe('1,000 concurrent creates', () => {
         await mock.close();
         const reopened = await openPetStore({
           initial: storeDataFrom([]),
-          dbPath: db,
+          db: db,
           checkPet: contract.checkSchema('Pet'),
         });
         expect(ids.every((id) => reopened.get(id) !== undefined)).toBe(true);

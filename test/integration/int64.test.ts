@@ -80,16 +80,16 @@ describe('int64 values keep their exact digits (ids and categoryId)', () => {
   it('keeps int64 digits in the --db file and across a reopen', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'petstore-int64-'));
     try {
-      const dbPath = join(dir, 'pets.json');
+      const db = join(dir, 'pets.json');
       const checkPet = contract.checkSchema('Pet');
       const initial = storeDataFrom([]);
-      const first = await openPetStore({ initial, dbPath, checkPet });
+      const first = await openPetStore({ initial, db, checkPet });
       const pet = await first.create({ name: 'Rex', categoryId: BigInt(INT64_MAX) });
       // Reopening reads the create from the journal and writes the file whole. (The first store is
       // left as a crash leaves it: its lock is what another process could take over at once.)
-      await rm(lockPathOf(dbPath));
-      const second = await openPetStore({ initial, dbPath, checkPet });
-      expect(await readFile(dbPath, 'utf8')).toContain(`"categoryId":${INT64_MAX}`);
+      await rm(lockPathOf(db));
+      const second = await openPetStore({ initial, db, checkPet });
+      expect(await readFile(db, 'utf8')).toContain(`"categoryId":${INT64_MAX}`);
       expect(second.get(pet.id)).toEqual({ id: 1, name: 'Rex', categoryId: BigInt(INT64_MAX) });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -92,7 +92,39 @@ describe('startMockServer, as a consumer test suite uses it', () => {
     expect(mock.coverage().summary.covered).toBe(0);
   });
 
-  it('refuses bad options with the CLI checks', async () => {
-    await expect(startMockServer({ port: 70000 })).rejects.toThrow(/--port/);
+  it('refuses bad options with the CLI checks, naming the option', async () => {
+    await expect(startMockServer({ port: 70000 })).rejects.toThrow(/^port: expected an integer/);
+    await expect(startMockServer({ proxyStrict: true })).rejects.toThrow(
+      'proxyStrict needs proxyTarget',
+    );
+  });
+
+  it('keeps a list option whole: a key with a comma is one key, not two', async () => {
+    const keyed = await startMockServer({ apiKeys: ['a,b'] });
+    try {
+      const status = async (token: string): Promise<number> =>
+        (await fetch(`${keyed.url}/pets`, { headers: { Authorization: `Bearer ${token}` } }))
+          .status;
+      expect(await status('a,b')).toBe(200);
+      expect(await status('a')).toBe(401);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it.each([
+    { given: { seed: 5 }, same: { seed: 5, count: 100 } },
+    { given: { count: 3 }, same: { seed: 1, count: 3 } },
+  ])('generates from $given as from $same', async ({ given, same }) => {
+    const pets = async (options: { seed?: number; count?: number }): Promise<unknown> => {
+      const started = await startMockServer(options);
+      try {
+        const res = await fetch(`${started.url}/pets?limit=100`, { headers: AUTH });
+        return await res.json();
+      } finally {
+        await started.close();
+      }
+    };
+    expect(await pets(given)).toEqual(await pets(same));
   });
 });

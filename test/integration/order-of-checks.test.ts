@@ -40,7 +40,6 @@ const PET_API = [
   'findOperation',
   'textParser',
   'parseJsonExactly',
-  'requireJsonBody',
   'checkQuery',
   'checkAccept',
   'answerHeadAsGet',
@@ -83,8 +82,8 @@ describe('the order of checks: one list of named steps in app.ts', () => {
     }
   });
 
-  it('has no admin API and no QA console with admin: false (--no-admin)', async () => {
-    const { app } = await createTestApp({ admin: false });
+  it('has no admin API and no QA console with noAdmin (--no-admin)', async () => {
+    const { app } = await createTestApp({ noAdmin: true });
     const steps = stepsOfApp(app);
     expect(Array.isArray(steps) ? steps.length : 0).toBe(6);
     expect(steps).not.toContain('serveConsole');

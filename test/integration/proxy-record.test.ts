@@ -44,7 +44,7 @@ const checkPet = contract.checkSchema('Pet');
 describe('--record FILE', () => {
   it('keeps each pet seen once, by id, int64 exact, in a file --fixtures accepts', async () => {
     const path = join(dir, 'recorded.json');
-    proxy = await proxyTo(real.url, { recordPath: path });
+    proxy = await proxyTo(real.url, { record: path });
     const { app } = await createTestApp({ pets: [], proxy });
     await request(app).get('/v1/pets?limit=2').set(AUTH).expect(200);
     await request(app).get('/v1/pets').set(AUTH).expect(200);
@@ -76,7 +76,7 @@ describe('--record FILE', () => {
       ]),
     });
     upstreams.push(upstream);
-    proxy = await proxyTo(upstream.url, { recordPath: path });
+    proxy = await proxyTo(upstream.url, { record: path });
     const { app } = await createTestApp({ pets: [], proxy });
     await request(app).get('/v1/pets').set(AUTH).expect(200);
     await proxy.close();
@@ -85,7 +85,7 @@ describe('--record FILE', () => {
 
   it('adds to an existing fixtures file, and a mock starts from the result', async () => {
     const path = writeTmpFile(dir, 'existing.json', [{ id: 500, name: 'Kept', categoryId: 9 }]);
-    proxy = await proxyTo(real.url, { recordPath: path });
+    proxy = await proxyTo(real.url, { record: path });
     const { app } = await createTestApp({ pets: [], proxy });
     await request(app).get('/v1/pets/1').set(AUTH).expect(200);
     await proxy.close();
@@ -101,9 +101,7 @@ describe('--record FILE', () => {
 
   it('refuses to start over a file that is not fixtures, and leaves it alone', async () => {
     const path = writeTmpFile(dir, 'notes.json', '{"not": "pets"}');
-    await expect(proxyTo(real.url, { recordPath: path })).rejects.toThrow(
-      /--record: .*notes\.json/,
-    );
+    await expect(proxyTo(real.url, { record: path })).rejects.toThrow(/--record: .*notes\.json/);
     expect(readFileSync(path, 'utf8')).toBe('{"not": "pets"}');
   });
 });

@@ -31,7 +31,7 @@ afterEach(async () => {
 describe('proxy mode: a real service that cannot be reached', () => {
   it('never answering: 502 upstream_unreachable after --proxy-timeout', async () => {
     upstream = await silentUpstream();
-    proxy = await proxyTo(upstream.url, { timeoutMs: 200 });
+    proxy = await proxyTo(upstream.url, { proxyTimeout: 200 });
     const { app, sessions } = await createTestApp({ pets: [], proxy });
     const started = Date.now();
     const res = await request(app).get('/v1/pets').set(AUTH);
@@ -48,7 +48,7 @@ describe('proxy mode: a real service that cannot be reached', () => {
     upstream = await silentUpstream(
       'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[',
     );
-    proxy = await proxyTo(upstream.url, { timeoutMs: 200 });
+    proxy = await proxyTo(upstream.url, { proxyTimeout: 200 });
     const { app } = await createTestApp({ pets: [], proxy });
     const started = Date.now();
     const res = await request(app).get('/v1/pets').set(AUTH);
@@ -59,7 +59,7 @@ describe('proxy mode: a real service that cannot be reached', () => {
   it('a client that gives up: its request to the real service is dropped too', async () => {
     const silent = await silentUpstream();
     upstream = silent;
-    proxy = await proxyTo(silent.url, { timeoutMs: 60_000 });
+    proxy = await proxyTo(silent.url, { proxyTimeout: 60_000 });
     const { app } = await createTestApp({ pets: [], proxy });
     await expect(request(app).get('/v1/pets').set(AUTH).timeout(300)).rejects.toThrow(/Timeout/);
     const deadline = Date.now() + FAST_MS;
@@ -81,7 +81,7 @@ describe('proxy mode: a real service that cannot be reached', () => {
   });
 
   it('strict or not, the same 502', async () => {
-    proxy = await proxyTo(await closedPortUrl(), { strict: true });
+    proxy = await proxyTo(await closedPortUrl(), { proxyStrict: true });
     const { app } = await createTestApp({ pets: [], proxy });
     expectError(await request(app).get('/v1/pets/1').set(AUTH), 502, 'upstream_unreachable');
   });

@@ -37,7 +37,7 @@ async function proxyApp(
   target: string,
   options: { strict?: boolean; scenarios?: ReadonlyMap<string, Scenario> } = {},
 ): Promise<TestApp> {
-  proxy = await proxyTo(target, { strict: options.strict ?? false });
+  proxy = await proxyTo(target, { proxyStrict: options.strict ?? false });
   return createTestApp({
     pets: [],
     proxy,

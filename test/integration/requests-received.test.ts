@@ -32,7 +32,7 @@ describe('createHttpServer: requests received', () => {
     const app = (_req: IncomingMessage, res: ServerResponse): void => {
       held.push(res);
     };
-    http = createHttpServer(app, command.config.connections, captureLogger().logger);
+    http = createHttpServer(app, command.config, captureLogger().logger);
     await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', resolve));
     const address = http.server.address();
     if (address === null || typeof address === 'string') throw new Error('no TCP address');

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { StartError, loadMock } from '../../src/server/load-mock.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { loadMock } from '../../src/server/load-mock.js';
 import type { Scenario } from '../../src/contract/scenario.js';
 import {
   activate,
@@ -532,11 +533,11 @@ describe('start-up scenario (--scenario)', () => {
     await request(app).get(`/v1/pets/${KNOWN_ID}`).set(AUTH).expect(200);
   });
 
-  it('an unknown --scenario stops the start with a StartError naming it', async () => {
+  it('an unknown --scenario is a bad setting (ConfigError, exit 2) naming it', async () => {
     const command = loadConfig(['--scenario', 'nope', '--log-level', 'silent'], {});
     if (command.kind !== 'run') throw new Error('expected a run command');
     const attempt = loadMock(command.config, pino({ level: 'silent' }));
-    await expect(attempt).rejects.toBeInstanceOf(StartError);
+    await expect(attempt).rejects.toBeInstanceOf(ConfigError);
     await expect(attempt).rejects.toThrow(/"nope"/);
   });
 

@@ -1,8 +1,15 @@
-import { acceptsJson } from '../../src/http/accept.js';
+import request from 'supertest';
+import { AUTH, createTestApp, type TestApp } from '../helpers/test-app.js';
 
-describe('acceptsJson', () => {
+// The Accept check is Express's own negotiation (req.accepts): these pin what it lets through.
+describe('Accept', () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    test = await createTestApp();
+  });
+
   it.each([
-    [undefined],
     [''],
     ['application/json'],
     ['Application/JSON'],
@@ -11,10 +18,15 @@ describe('acceptsJson', () => {
     ['application/*'],
     ['text/html, application/json;q=0.5'],
     ['*/*;q=0.1'],
-    ['application/json;q=abc'],
     ['text/html;q=0, application/json'],
-  ])('accepts JSON for %j', (header) => {
-    expect(acceptsJson(header)).toBe(true);
+  ])('answers JSON for %j', async (accept) => {
+    const res = await request(test.app).get('/v1/pets?limit=1').set(AUTH).set('Accept', accept);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers JSON without an Accept header', async () => {
+    const res = await request(test.app).get('/v1/pets?limit=1').set(AUTH).unset('Accept');
+    expect(res.status).toBe(200);
   });
 
   it.each([
@@ -24,7 +36,13 @@ describe('acceptsJson', () => {
     ['application/json;q=0, */*'],
     ['application/*;q=0, */*'],
     ['application/xml'],
-  ])('refuses JSON for %j', (header) => {
-    expect(acceptsJson(header)).toBe(false);
+    // An unreadable quality is no quality: negotiator refuses the range (RFC 9110 §12.4.2).
+    ['application/json;q=abc'],
+    // Answers are UTF-8.
+    ['application/json;charset=latin1'],
+  ])('refuses %j with 406 not_acceptable', async (accept) => {
+    const res = await request(test.app).get('/v1/pets?limit=1').set(AUTH).set('Accept', accept);
+    expect(res.status).toBe(406);
+    expect(res.body).toMatchObject({ code: 'not_acceptable', status: 406 });
   });
 });

@@ -1,15 +1,13 @@
+import { helpText } from '../../src/config/help.js';
+import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 import {
-  ConfigError,
-  OPTIONS,
-  helpText,
-  loadConfig,
+  SETTING_NAMES,
+  envOf,
+  flagOf,
+  settingOf,
   type Config,
-} from '../../src/config/load-config.js';
-import {
-  DEFAULT_CONNECTION_LIMITS,
-  type ConnectionLimits,
-} from '../../src/config/connection-limits.js';
-import type { StoreLimits } from '../../src/state/store-budget.js';
+  type SettingName,
+} from '../../src/config/settings.js';
 import { defaultFixturesPath, defaultScenariosDir } from '../../src/util/paths.js';
 
 /** The config of a command line that must run; fails the test on help/version. */
@@ -30,42 +28,50 @@ function configError(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Conf
   throw new Error('expected a ConfigError, but loadConfig returned');
 }
 
+const MIB = 1024 * 1024;
+
 describe('loadConfig: defaults', () => {
   it('uses the documented defaults with no flags and an empty environment', () => {
-    const config = runConfig([], {});
-    expect(config).toEqual({
+    // Written out, not read from SETTINGS: the table's defaults are what is under test.
+    const expected: Config = {
       port: 4010,
       host: '127.0.0.1',
-      dbPath: undefined,
+      db: undefined,
       seed: undefined,
       count: undefined,
-      fixturesPath: defaultFixturesPath,
+      fixtures: defaultFixturesPath,
       apiKeys: [],
       defaultStatus: undefined,
       logLevel: 'info',
-      corsOrigins: [],
+      corsOrigin: [],
       scenario: undefined,
       scenariosDir: defaultScenariosDir,
       maxSessions: 100,
       journalSize: 1000,
+      journalBytes: 64 * MIB,
+      maxPets: 100_000,
+      maxStoreBytes: 256 * MIB,
       adminToken: undefined,
-      admin: true,
+      noAdmin: false,
       coverageReport: undefined,
-      proxy: undefined,
-      connections: {
-        maxConnections: 1000,
-        maxQueuedBytes: 1024 * 1024,
-        maxQueuedTotal: 64 * 1024 * 1024,
-        maxPipelined: 100,
-        headersTimeoutMs: 10_000,
-        requestTimeoutMs: 30_000,
-        keepAliveTimeoutMs: 5_000,
-        writeTimeoutMs: 30_000,
-      },
-      store: { maxPets: 100_000, maxBytes: 256 * 1024 * 1024 },
-      journalBytes: 64 * 1024 * 1024,
-    });
-    expect(runConfig([], {}).connections).toEqual(DEFAULT_CONNECTION_LIMITS);
+      proxyTarget: undefined,
+      proxyStrict: false,
+      proxyTimeout: 10_000,
+      proxyInsecure: false,
+      record: undefined,
+      maxConnections: 1000,
+      maxQueuedBytes: MIB,
+      maxQueuedTotal: 64 * MIB,
+      maxPipelined: 100,
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+      writeTimeout: 30_000,
+    };
+    const config = runConfig([], {});
+    expect(config).toEqual(expected);
+    // toEqual passes over a key that is undefined on one side and absent on the other.
+    expect(Object.keys(config).sort()).toEqual(Object.keys(expected).sort());
   });
 
   it('uses the default fixtures file shipped with the package', () => {
@@ -92,51 +98,58 @@ describe('loadConfig: defaults', () => {
   });
 });
 
-/** Some settings of a config, the connection limits among them. */
-type ConfigPart = Partial<Omit<Config, 'connections' | 'store'>> & {
-  connections?: Partial<ConnectionLimits>;
-  store?: Partial<StoreLimits>;
-};
-
 interface OptionCase {
-  flag: keyof typeof OPTIONS;
+  name: SettingName;
+  /** The documented flag, without its dashes. */
+  flag: string;
+  /** The documented environment variable. */
   env: string;
   envValue: string;
   /** Empty for a switch, which is given alone. */
   flagValue: string;
-  fromEnv: ConfigPart;
-  fromFlag: ConfigPart;
+  fromEnv: Partial<Config>;
+  fromFlag: Partial<Config>;
   /** Flags the option needs beside it (proxy mode's need --proxy-target). */
   needs?: string[];
 }
 
 const TARGET = 'http://127.0.0.1:8080/v1';
-const PROXY = { target: TARGET, timeoutMs: 10_000, strict: false, insecure: false };
+/** The proxy settings with --proxy-target TARGET and nothing else. */
+const PROXY: Partial<Config> = {
+  proxyTarget: TARGET,
+  proxyStrict: false,
+  proxyTimeout: 10_000,
+  proxyInsecure: false,
+  record: undefined,
+};
 
 /** The command line that gives a case's flag (alone, for a switch). */
 function flagArgs({ flag, flagValue, needs = [] }: OptionCase): string[] {
   return [...needs, `--${flag}`, ...(flagValue === '' ? [] : [flagValue])];
 }
 
-/** The case of a connection limit, read as an integer. */
-function limitCase(
-  flag: keyof typeof OPTIONS,
-  key: keyof ConnectionLimits,
+/** The case of an integer setting that no other setting depends on. */
+function integerCase(
+  name: SettingName,
+  flag: string,
+  env: string,
   envValue: number,
   flagValue: number,
 ): OptionCase {
   return {
+    name,
     flag,
-    env: OPTIONS[flag].env,
+    env,
     envValue: String(envValue),
     flagValue: String(flagValue),
-    fromEnv: { connections: { [key]: envValue } },
-    fromFlag: { connections: { [key]: flagValue } },
+    fromEnv: { [name]: envValue },
+    fromFlag: { [name]: flagValue },
   };
 }
 
 const OPTION_CASES: OptionCase[] = [
   {
+    name: 'port',
     flag: 'port',
     env: 'PORT',
     envValue: '5000',
@@ -145,6 +158,7 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { port: 6000 },
   },
   {
+    name: 'host',
     flag: 'host',
     env: 'HOST',
     envValue: '0.0.0.0',
@@ -153,38 +167,44 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { host: '::1' },
   },
   {
+    name: 'db',
     flag: 'db',
     env: 'MOCK_DB',
     envValue: '/data/env.json',
     flagValue: '/data/flag.json',
-    fromEnv: { dbPath: '/data/env.json' },
-    fromFlag: { dbPath: '/data/flag.json' },
+    fromEnv: { db: '/data/env.json' },
+    fromFlag: { db: '/data/flag.json' },
   },
   {
+    // The config keeps what was given: the count of --seed alone is chosen by the server.
+    name: 'seed',
     flag: 'seed',
     env: 'MOCK_SEED',
     envValue: '42',
     flagValue: '43',
-    fromEnv: { seed: 42, count: 100 },
-    fromFlag: { seed: 43, count: 100 },
+    fromEnv: { seed: 42, count: undefined },
+    fromFlag: { seed: 43, count: undefined },
   },
   {
+    name: 'count',
     flag: 'count',
     env: 'MOCK_COUNT',
     envValue: '200',
     flagValue: '7',
-    fromEnv: { seed: 1, count: 200 },
-    fromFlag: { seed: 1, count: 7 },
+    fromEnv: { seed: undefined, count: 200 },
+    fromFlag: { seed: undefined, count: 7 },
   },
   {
+    name: 'fixtures',
     flag: 'fixtures',
     env: 'MOCK_FIXTURES',
     envValue: '/data/env-pets.json',
     flagValue: '/data/flag-pets.json',
-    fromEnv: { fixturesPath: '/data/env-pets.json', seed: undefined },
-    fromFlag: { fixturesPath: '/data/flag-pets.json', seed: undefined },
+    fromEnv: { fixtures: '/data/env-pets.json', seed: undefined },
+    fromFlag: { fixtures: '/data/flag-pets.json', seed: undefined },
   },
   {
+    name: 'apiKeys',
     flag: 'api-keys',
     env: 'MOCK_API_KEYS',
     envValue: 'k1,k2',
@@ -193,6 +213,7 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { apiKeys: ['k3'] },
   },
   {
+    name: 'defaultStatus',
     flag: 'default-status',
     env: 'MOCK_DEFAULT_STATUS',
     envValue: 'pending',
@@ -201,6 +222,7 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { defaultStatus: 'sold' },
   },
   {
+    name: 'logLevel',
     flag: 'log-level',
     env: 'MOCK_LOG_LEVEL',
     envValue: 'debug',
@@ -209,14 +231,16 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { logLevel: 'silent' },
   },
   {
+    name: 'corsOrigin',
     flag: 'cors-origin',
     env: 'MOCK_CORS_ORIGIN',
     envValue: 'http://localhost:3000,https://app.example.com',
     flagValue: '*',
-    fromEnv: { corsOrigins: ['http://localhost:3000', 'https://app.example.com'] },
-    fromFlag: { corsOrigins: ['*'] },
+    fromEnv: { corsOrigin: ['http://localhost:3000', 'https://app.example.com'] },
+    fromFlag: { corsOrigin: ['*'] },
   },
   {
+    name: 'scenario',
     flag: 'scenario',
     env: 'MOCK_SCENARIO',
     envValue: 'slow',
@@ -225,6 +249,7 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { scenario: 'not-found' },
   },
   {
+    name: 'scenariosDir',
     flag: 'scenarios-dir',
     env: 'MOCK_SCENARIOS_DIR',
     envValue: '/data/env-scenarios',
@@ -232,23 +257,10 @@ const OPTION_CASES: OptionCase[] = [
     fromEnv: { scenariosDir: '/data/env-scenarios' },
     fromFlag: { scenariosDir: '/data/flag-scenarios' },
   },
+  integerCase('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 5, 6),
+  integerCase('journalSize', 'journal-size', 'MOCK_JOURNAL_SIZE', 10, 0),
   {
-    flag: 'max-sessions',
-    env: 'MOCK_MAX_SESSIONS',
-    envValue: '5',
-    flagValue: '6',
-    fromEnv: { maxSessions: 5 },
-    fromFlag: { maxSessions: 6 },
-  },
-  {
-    flag: 'journal-size',
-    env: 'MOCK_JOURNAL_SIZE',
-    envValue: '10',
-    flagValue: '0',
-    fromEnv: { journalSize: 10 },
-    fromFlag: { journalSize: 0 },
-  },
-  {
+    name: 'adminToken',
     flag: 'admin-token',
     env: 'MOCK_ADMIN_TOKEN',
     envValue: 'env-secret',
@@ -257,97 +269,93 @@ const OPTION_CASES: OptionCase[] = [
     fromFlag: { adminToken: 'flag-secret' },
   },
   {
+    name: 'noAdmin',
+    flag: 'no-admin',
+    env: 'MOCK_NO_ADMIN',
+    envValue: '1',
+    flagValue: '',
+    fromEnv: { noAdmin: true },
+    fromFlag: { noAdmin: true },
+  },
+  {
+    // The config keeps the path; the report's format is read from its extension where it is written.
+    name: 'coverageReport',
     flag: 'coverage-report',
     env: 'MOCK_COVERAGE_REPORT',
     envValue: '/data/coverage.xml',
     flagValue: 'out/coverage.MD',
-    fromEnv: { coverageReport: { path: '/data/coverage.xml', format: 'junit' } },
-    fromFlag: { coverageReport: { path: 'out/coverage.MD', format: 'markdown' } },
+    fromEnv: { coverageReport: '/data/coverage.xml' },
+    fromFlag: { coverageReport: 'out/coverage.MD' },
   },
   {
+    name: 'proxyTarget',
     flag: 'proxy-target',
     env: 'MOCK_PROXY_TARGET',
     envValue: 'https://staging.example.com/v1/',
     flagValue: TARGET,
-    fromEnv: {
-      proxy: { ...PROXY, target: 'https://staging.example.com/v1', recordPath: undefined },
-    },
-    fromFlag: { proxy: { ...PROXY, recordPath: undefined } },
+    fromEnv: { ...PROXY, proxyTarget: 'https://staging.example.com/v1' },
+    fromFlag: PROXY,
   },
   {
+    name: 'proxyStrict',
     flag: 'proxy-strict',
     env: 'MOCK_PROXY_STRICT',
     envValue: '1',
     flagValue: '',
-    fromEnv: { proxy: { ...PROXY, strict: true, recordPath: undefined } },
-    fromFlag: { proxy: { ...PROXY, strict: true, recordPath: undefined } },
+    fromEnv: { ...PROXY, proxyStrict: true },
+    fromFlag: { ...PROXY, proxyStrict: true },
     needs: ['--proxy-target', TARGET],
   },
   {
+    name: 'proxyTimeout',
     flag: 'proxy-timeout',
     env: 'MOCK_PROXY_TIMEOUT',
     envValue: '2500',
     flagValue: '300',
-    fromEnv: { proxy: { ...PROXY, timeoutMs: 2500, recordPath: undefined } },
-    fromFlag: { proxy: { ...PROXY, timeoutMs: 300, recordPath: undefined } },
+    fromEnv: { ...PROXY, proxyTimeout: 2500 },
+    fromFlag: { ...PROXY, proxyTimeout: 300 },
     needs: ['--proxy-target', TARGET],
   },
   {
+    name: 'proxyInsecure',
     flag: 'proxy-insecure',
     env: 'MOCK_PROXY_INSECURE',
     envValue: 'true',
     flagValue: '',
-    fromEnv: { proxy: { ...PROXY, insecure: true, recordPath: undefined } },
-    fromFlag: { proxy: { ...PROXY, insecure: true, recordPath: undefined } },
+    fromEnv: { ...PROXY, proxyInsecure: true },
+    fromFlag: { ...PROXY, proxyInsecure: true },
     needs: ['--proxy-target', TARGET],
   },
   {
+    name: 'record',
     flag: 'record',
     env: 'MOCK_RECORD',
     envValue: '/data/env-seen.json',
     flagValue: '/data/flag-seen.json',
-    fromEnv: { proxy: { ...PROXY, recordPath: '/data/env-seen.json' } },
-    fromFlag: { proxy: { ...PROXY, recordPath: '/data/flag-seen.json' } },
+    fromEnv: { ...PROXY, record: '/data/env-seen.json' },
+    fromFlag: { ...PROXY, record: '/data/flag-seen.json' },
     needs: ['--proxy-target', TARGET],
   },
-  {
-    flag: 'journal-bytes',
-    env: 'MOCK_JOURNAL_BYTES',
-    envValue: '1048576',
-    flagValue: '2097152',
-    fromEnv: { journalBytes: 1_048_576 },
-    fromFlag: { journalBytes: 2_097_152 },
-  },
-  {
-    flag: 'max-pets',
-    env: 'MOCK_MAX_PETS',
-    envValue: '10',
-    flagValue: '0',
-    fromEnv: { store: { maxPets: 10 } },
-    fromFlag: { store: { maxPets: 0 } },
-  },
-  {
-    flag: 'max-store-bytes',
-    env: 'MOCK_MAX_STORE_BYTES',
-    envValue: '1048576',
-    flagValue: '5000000',
-    fromEnv: { store: { maxBytes: 1_048_576 } },
-    fromFlag: { store: { maxBytes: 5_000_000 } },
-  },
-  limitCase('max-connections', 'maxConnections', 50, 60),
-  limitCase('max-queued-bytes', 'maxQueuedBytes', 65_536, 131_072),
-  limitCase('max-queued-total', 'maxQueuedTotal', 8_388_608, 16_777_216),
-  limitCase('max-pipelined', 'maxPipelined', 10, 20),
-  limitCase('headers-timeout', 'headersTimeoutMs', 2_000, 3_000),
-  limitCase('request-timeout', 'requestTimeoutMs', 20_000, 40_000),
-  limitCase('keep-alive-timeout', 'keepAliveTimeoutMs', 1_000, 2_000),
-  limitCase('write-timeout', 'writeTimeoutMs', 5_000, 6_000),
+  integerCase('journalBytes', 'journal-bytes', 'MOCK_JOURNAL_BYTES', 1_048_576, 2_097_152),
+  integerCase('maxPets', 'max-pets', 'MOCK_MAX_PETS', 10, 0),
+  integerCase('maxStoreBytes', 'max-store-bytes', 'MOCK_MAX_STORE_BYTES', 1_048_576, 5_000_000),
+  integerCase('maxConnections', 'max-connections', 'MOCK_MAX_CONNECTIONS', 50, 60),
+  integerCase('maxQueuedBytes', 'max-queued-bytes', 'MOCK_MAX_QUEUED_BYTES', 65_536, 131_072),
+  integerCase('maxQueuedTotal', 'max-queued-total', 'MOCK_MAX_QUEUED_TOTAL', 8_388_608, 16_777_216),
+  integerCase('maxPipelined', 'max-pipelined', 'MOCK_MAX_PIPELINED', 10, 20),
+  integerCase('headersTimeout', 'headers-timeout', 'MOCK_HEADERS_TIMEOUT', 2_000, 3_000),
+  integerCase('requestTimeout', 'request-timeout', 'MOCK_REQUEST_TIMEOUT', 20_000, 40_000),
+  integerCase('keepAliveTimeout', 'keep-alive-timeout', 'MOCK_KEEP_ALIVE_TIMEOUT', 1_000, 2_000),
+  integerCase('writeTimeout', 'write-timeout', 'MOCK_WRITE_TIMEOUT', 5_000, 6_000),
 ];
 
 describe('loadConfig: every option from its environment variable and its flag', () => {
-  it('covers every option of the OPTIONS table with its documented variable', () => {
-    expect(OPTION_CASES.map((c) => c.flag).sort()).toEqual(Object.keys(OPTIONS).sort());
-    for (const c of OPTION_CASES) expect(OPTIONS[c.flag].env).toBe(c.env);
+  it('covers every setting of the table with its documented flag and variable', () => {
+    expect(OPTION_CASES.map((c) => c.name).sort()).toEqual([...SETTING_NAMES].sort());
+    for (const c of OPTION_CASES) {
+      expect(flagOf(c.name)).toBe(`--${c.flag}`);
+      expect(envOf(c.name)).toBe(c.env);
+    }
   });
 
   it.each(OPTION_CASES)('reads --$flag from $env', ({ env, envValue, fromEnv, needs = [] }) => {
@@ -389,9 +397,18 @@ describe('loadConfig: every option from its environment variable and its flag', 
     expect(runConfig(['--port', '65535']).port).toBe(65535);
   });
 
-  it('gives count 100 to --seed alone and seed 1 to --count alone', () => {
-    expect(runConfig(['--seed', '5'])).toMatchObject({ seed: 5, count: 100 });
-    expect(runConfig(['--count', '3'])).toMatchObject({ seed: 1, count: 3 });
+  // This used to give count 100 to --seed alone and seed 1 to --count alone. That rule now lives
+  // in the server (initialDataSource in src/server/load-mock.ts) and is tested through it; the
+  // config keeps exactly what was given, and leaves the other undefined.
+  it('keeps --seed alone and --count alone as given, without filling in the other', () => {
+    const seedOnly = runConfig(['--seed', '5']);
+    expect(seedOnly.seed).toBe(5);
+    expect(seedOnly.count).toBeUndefined();
+    const countOnly = runConfig(['--count', '3']);
+    expect(countOnly.seed).toBeUndefined();
+    expect(countOnly.count).toBe(3);
+    const fromEnv = runConfig([], { MOCK_SEED: '5' });
+    expect(fromEnv.count).toBeUndefined();
   });
 
   it('accepts count 0 and seed 0', () => {
@@ -593,11 +610,42 @@ describe('loadConfig: bad values', () => {
     expect(configError([], { PORT: '70000' }).message).toContain('70000');
   });
 
+  it.each([
+    {
+      argv: ['--port', 'x'],
+      env: {},
+      message: '--port: expected an integer from 0 to 65535, got "x"',
+    },
+    {
+      argv: [],
+      env: { MOCK_LOG_LEVEL: 'loud' },
+      message:
+        'MOCK_LOG_LEVEL: expected one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    },
+    {
+      argv: ['--default-status', 'lost'],
+      env: {},
+      message: '--default-status: expected one of available, pending, sold, got "lost"',
+    },
+    { argv: ['--host', ' '], env: {}, message: '--host: expected a value, got " "' },
+    { argv: [], env: { HOST: '  ' }, message: 'HOST: expected a value, got "  "' },
+    { argv: ['--db='], env: {}, message: '--db: expected a value, got ""' },
+  ])('words the message of $argv $env exactly', ({ argv, env, message }) => {
+    expect(configError(argv, env).message).toBe(message);
+  });
+
   it('throws a one-line ConfigError naming an unknown flag', () => {
     const error = configError(['--nope']);
     expect(error.message).toContain('--nope');
     expect(error.message).not.toContain('\n');
   });
+
+  it.each([['--db-path'], ['--fixtures-path'], ['--cors-origins'], ['--admin']])(
+    'refuses the old or a near name %s as an unknown flag',
+    (flag) => {
+      expect(configError([flag, 'x']).message).toContain(flag);
+    },
+  );
 
   it('throws a one-line ConfigError for a positional argument', () => {
     const error = configError(['serve']);
@@ -662,10 +710,10 @@ describe('loadConfig: --help and --version', () => {
 
   it('documents every flag with its environment variable and default in the help text', () => {
     const text = helpText();
-    for (const [name, doc] of Object.entries(OPTIONS)) {
-      expect(text).toContain(`--${name}`);
-      expect(text).toContain(doc.env);
-      expect(text).toContain(doc.fallback);
+    for (const { name, flag, env } of OPTION_CASES) {
+      expect(text).toContain(`--${flag}`);
+      expect(text).toContain(env);
+      expect(text).toContain(settingOf(name).shown);
     }
     expect(text).toContain('--help');
     expect(text).toContain('--version');
@@ -696,35 +744,47 @@ describe('loadConfig: a read-only config', () => {
 
 describe('proxy mode switches', () => {
   it('are off with 0 or false, and then need no target', () => {
-    expect(runConfig([], { MOCK_PROXY_STRICT: '0', MOCK_PROXY_INSECURE: 'false' }).proxy).toBe(
-      undefined,
+    expect(runConfig([], { MOCK_PROXY_STRICT: '0', MOCK_PROXY_INSECURE: 'false' })).toMatchObject({
+      proxyTarget: undefined,
+      proxyStrict: false,
+      proxyInsecure: false,
+    });
+    expect(runConfig(['--proxy-target', TARGET], { MOCK_PROXY_STRICT: 'false' }).proxyStrict).toBe(
+      false,
     );
-    expect(
-      runConfig(['--proxy-target', TARGET], { MOCK_PROXY_STRICT: 'false' }).proxy?.strict,
-    ).toBe(false);
+  });
+
+  it('need --proxy-target when on', () => {
+    expect(configError([], { MOCK_PROXY_INSECURE: 'true' }).message).toBe(
+      'MOCK_PROXY_INSECURE needs --proxy-target',
+    );
+    expect(configError(['--proxy-timeout', '300']).message).toBe(
+      '--proxy-timeout needs --proxy-target',
+    );
   });
 });
 
 describe('--no-admin', () => {
-  function runConfig(argv: string[], env: NodeJS.ProcessEnv = {}) {
-    const command = loadConfig(argv, env);
-    if (command.kind !== 'run') throw new Error('expected a run command');
-    return command.config;
-  }
-
   it('keeps the admin API by default', () => {
-    expect(runConfig([]).admin).toBe(true);
+    expect(runConfig([]).noAdmin).toBe(false);
   });
 
   it('turns it off with the flag or MOCK_NO_ADMIN=1/true', () => {
-    expect(runConfig(['--no-admin']).admin).toBe(false);
-    expect(runConfig([], { MOCK_NO_ADMIN: '1' }).admin).toBe(false);
-    expect(runConfig([], { MOCK_NO_ADMIN: 'true' }).admin).toBe(false);
-    expect(runConfig([], { MOCK_NO_ADMIN: '0' }).admin).toBe(true);
+    expect(runConfig(['--no-admin']).noAdmin).toBe(true);
+    expect(runConfig([], { MOCK_NO_ADMIN: '1' }).noAdmin).toBe(true);
+    expect(runConfig([], { MOCK_NO_ADMIN: 'true' }).noAdmin).toBe(true);
+    expect(runConfig([], { MOCK_NO_ADMIN: '0' }).noAdmin).toBe(false);
+    expect(runConfig([], { MOCK_NO_ADMIN: 'false' }).noAdmin).toBe(false);
   });
 
   it('refuses another MOCK_NO_ADMIN value, naming it', () => {
-    expect(() => loadConfig([], { MOCK_NO_ADMIN: 'maybe' })).toThrow(/MOCK_NO_ADMIN/);
+    expect(configError([], { MOCK_NO_ADMIN: 'maybe' }).message).toBe(
+      'MOCK_NO_ADMIN: expected 1, true, 0 or false, got "maybe"',
+    );
+  });
+
+  it('takes no value on the command line', () => {
+    expect(configError(['--no-admin=1']).message).toContain('--no-admin');
   });
 });
 
@@ -747,6 +807,12 @@ describe('settings that guard access never fail open', () => {
     expect(error.message).not.toContain('\n');
   });
 
+  it('words the empty admin token message with the way out', () => {
+    expect(configError([], { MOCK_ADMIN_TOKEN: '' }).message).toBe(
+      'MOCK_ADMIN_TOKEN: the value is empty; give a token, or leave it unset for an open admin API',
+    );
+  });
+
   it.each([
     { what: 'MOCK_API_KEYS= (empty)', argv: [], env: { MOCK_API_KEYS: '' } },
     { what: 'MOCK_API_KEYS=,,,', argv: [], env: { MOCK_API_KEYS: ',,,' } },
@@ -759,6 +825,12 @@ describe('settings that guard access never fail open', () => {
     expect(error.message).toMatch(/--api-keys|MOCK_API_KEYS/);
     expect(error.message).toContain('no key');
     expect(error.message).not.toContain('\n');
+  });
+
+  it('words the empty api keys message with the bad value and the way out', () => {
+    expect(configError(['--api-keys', ',,,']).message).toBe(
+      '--api-keys: no key in ",,,"; give at least one, or leave it unset to accept any token',
+    );
   });
 
   it('trims the admin token, and keeps the non-empty keys of a list with gaps', () => {

@@ -20,7 +20,7 @@ const LIMITS: GateLimits = {
   maxQueuedBytes: MIB,
   maxQueuedTotal: 64 * MIB,
   maxPipelined: 1000,
-  writeTimeoutMs: 30_000,
+  writeTimeout: 30_000,
 };
 
 interface Harness {
@@ -170,9 +170,9 @@ describe('a connection that pipelines and does not read', () => {
   );
 
   it(
-    'is closed when it takes none of its answers within writeTimeoutMs',
+    'is closed when it takes none of its answers within writeTimeout',
     async () => {
-      const { port, warnings } = await serve({ writeTimeoutMs: 200 });
+      const { port, warnings } = await serve({ writeTimeout: 200 });
       const connection = await open(port, false);
       connection.socket.write(get(`/${10 * MIB}`));
       expect(await eventually(() => warnings.length === 1, WAIT_MS)).toBe(true);

@@ -19,7 +19,7 @@ describe('StoreBudget with the stores that draw from it', () => {
   it('refuses the create past --max-pets with StoreFullError, storing nothing and using no id', async () => {
     const store = createMemoryStore(
       storeDataFrom(PETS),
-      new StoreBudget({ maxPets: 2, maxBytes: 1e9 }),
+      new StoreBudget({ maxPets: 2, maxStoreBytes: 1e9 }),
     );
     await store.create({ name: 'a', categoryId: 1 });
     await store.create({ name: 'b', categoryId: 1 });
@@ -34,7 +34,7 @@ describe('StoreBudget with the stores that draw from it', () => {
   it('shares --max-store-bytes among stores, and gives back on reset and on discard', async () => {
     const pet = { name: 'x'.repeat(1000), categoryId: 1 };
     const cost = petCost({ id: 3, ...pet });
-    const budget = new StoreBudget({ maxPets: 100, maxBytes: 2 * cost + 10 });
+    const budget = new StoreBudget({ maxPets: 100, maxStoreBytes: 2 * cost + 10 });
     const one = createMemoryStore(storeDataFrom(PETS), budget);
     const two = createMemoryStore(storeDataFrom(PETS), budget);
     await one.create(pet);

@@ -32,14 +32,14 @@ function openInMemory(pets: Pet[] = initialPets()): Promise<PetStore> {
   return openPetStore({ initial: storeDataFrom(pets), checkPet });
 }
 
-function openOnFile(dbPath: string, pets: Pet[] = initialPets()): Promise<PetStore> {
-  return openPetStore({ initial: storeDataFrom(pets), dbPath, checkPet });
+function openOnFile(db: string, pets: Pet[] = initialPets()): Promise<PetStore> {
+  return openPetStore({ initial: storeDataFrom(pets), db, checkPet });
 }
 
 /** Opens the file again as a new process would after the one holding it died (its lock gone). */
-function reopenAfterCrash(dbPath: string, pets: Pet[] = initialPets()): Promise<PetStore> {
-  rmSync(lockPathOf(dbPath), { force: true });
-  return openOnFile(dbPath, pets);
+function reopenAfterCrash(db: string, pets: Pet[] = initialPets()): Promise<PetStore> {
+  rmSync(lockPathOf(db), { force: true });
+  return openOnFile(db, pets);
 }
 
 describe('PetStore in memory', () => {
@@ -134,7 +134,7 @@ describe('PetStore in memory', () => {
   });
 });
 
-describe('PetStore in a JSON file (dbPath)', () => {
+describe('PetStore in a JSON file (db)', () => {
   let dir: string;
   let snapshots: string;
   let taken = 0;
