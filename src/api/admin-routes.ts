@@ -1,4 +1,4 @@
-import express, { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import type { Operation } from '../contract/operation-index.js';
 import type { OpenApiDocument } from '../contract/openapi-document.js';
 import { createLazyContractValidator } from '../contract/validator.js';
@@ -12,12 +12,11 @@ import { authenticateAdmin } from '../http/bearer-auth.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { scenarioNamed, type Scenario } from '../contract/scenario.js';
-import { resetSession, type Session } from '../state/session.js';
-import type { SessionRegistry } from '../state/session-registry.js';
+import type { MockState } from '../state/mock-state.js';
 import { isRecord } from '../util/is-record.js';
 
 export interface AdminDeps {
-  sessions: SessionRegistry;
+  state: MockState;
   scenarios: ReadonlyMap<string, Scenario>;
   /** The pet API's operations, for coverage reports. */
   operations: readonly Operation[];
@@ -33,22 +32,6 @@ export interface AdminApiDeps extends AdminDeps {
 }
 
 const DEFAULT_JOURNAL_LIMIT = 50;
-
-/** The session a write names, created if new. */
-function sessionOf(req: Request, sessions: SessionRegistry): Session {
-  return sessions.get(sessionIdOf(req));
-}
-
-/** The session a read names, if live: a read (the console polls) never creates or keeps one. */
-function liveSessionOf(req: Request, sessions: SessionRegistry): Session | undefined {
-  return sessions.find(sessionIdOf(req));
-}
-
-/** A session's active scenario as the admin API shows it. */
-function activeOf(session: Session): { name: string; remaining: number | null } | null {
-  const active = session.scenarios.active;
-  return active ? { name: active.scenario.name, remaining: active.remaining ?? null } : null;
-}
 
 function operationsOf(scenario: Scenario): string[] {
   const ids = scenario.rules.flatMap((rule) =>
@@ -74,7 +57,7 @@ export function createAdminApi(deps: AdminApiDeps): Router {
  * The control plane under /__admin as one route table: each entry a small task over the session
  * the call names (X-Mock-Session) or the default one. Bodies are validated by the admin document.
  */
-export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps): Router {
+export function createAdminRoutes({ state, scenarios, operations }: AdminDeps): Router {
   const routes: [
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
@@ -83,7 +66,9 @@ export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps
     [
       'get',
       '/health',
-      (_req, res) => {
+      async (_req, res) => {
+        // Rejects (503 state_unavailable) while the state store cannot be reached.
+        await state.health();
         res.json({ status: 'ok' });
       },
     ],
@@ -91,76 +76,73 @@ export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps
       'post',
       '/reset',
       async (req, res) => {
-        await resetSession(sessionOf(req, sessions));
+        await state.reset(sessionIdOf(req));
         res.status(204).end();
       },
     ],
     [
       'get',
       '/scenarios',
-      (req, res) => {
-        const session = liveSessionOf(req, sessions);
+      async (req, res) => {
+        const active = await state.active(sessionIdOf(req));
         res.json({
           scenarios: [...scenarios.values()].map((scenario) => ({
             name: scenario.name,
             description: scenario.description,
             operations: operationsOf(scenario),
           })),
-          active: session ? activeOf(session) : null,
+          active,
         });
       },
     ],
     [
       'get',
       '/sessions',
-      (_req, res) => {
+      async (_req, res) => {
         // Not session-scoped: the default session, then the live named ones, most recent first.
-        // peek() keeps their recency: listing them is no use.
-        const live = sessions.ids().flatMap((id) => {
-          const session = sessions.peek(id);
-          return session ? [{ id, active: activeOf(session) }] : [];
-        });
-        res.json({ sessions: [{ id: null, active: activeOf(sessions.default) }, ...live] });
+        res.json({ sessions: await state.sessions() });
       },
     ],
     [
       'put',
       '/scenario',
-      (req, res) => {
+      async (req, res) => {
         const body: unknown = req.body;
         const name = isRecord(body) && typeof body.name === 'string' ? body.name : '';
         const times = isRecord(body) && typeof body.times === 'number' ? body.times : undefined;
-        sessionOf(req, sessions).scenarios.activate(scenarioNamed(scenarios, name), times);
+        await state.activate(sessionIdOf(req), scenarioNamed(scenarios, name).name, times);
         res.status(204).end();
       },
     ],
     [
       'delete',
       '/scenario',
-      (req, res) => {
-        sessionOf(req, sessions).scenarios.deactivate();
+      async (req, res) => {
+        await state.deactivate(sessionIdOf(req));
         res.status(204).end();
       },
     ],
     [
       'get',
       '/requests',
-      (req, res) => {
+      async (req, res) => {
         // The validator has made `limit` a number within the document's bounds.
         const limit = Number(req.query.limit ?? DEFAULT_JOURNAL_LIMIT);
-        const requests =
-          liveSessionOf(req, sessions)?.journal.list(
-            Number.isInteger(limit) ? limit : DEFAULT_JOURNAL_LIMIT,
-          ) ?? [];
+        const requests = await state.journal(
+          sessionIdOf(req),
+          Number.isInteger(limit) ? limit : DEFAULT_JOURNAL_LIMIT,
+        );
         res.json({ requests });
       },
     ],
     [
       'get',
       '/coverage',
-      (req, res) => {
+      async (req, res) => {
         // Without X-Mock-Session, the whole suite's: every session together.
-        const report = reportCoverage(operations, sessions.coverageOf(sessionIdOf(req)));
+        const session = sessionIdOf(req);
+        const tally = await state.coverage(session === undefined ? { suite: true } : { session });
+        const report = reportCoverage(operations, tally);
         // The validator has checked `format` against the document's list.
         const format = isCoverageFormat(req.query.format) ? req.query.format : 'json';
         if (format === 'json') {
@@ -173,8 +155,8 @@ export function createAdminRoutes({ sessions, scenarios, operations }: AdminDeps
     [
       'delete',
       '/coverage',
-      (req, res) => {
-        sessions.clearCoverage(sessionIdOf(req));
+      async (req, res) => {
+        await state.clearCoverage(sessionIdOf(req));
         res.status(204).end();
       },
     ],

@@ -11,17 +11,16 @@ import { answerNotFound, handleErrors } from '../http/error-handler.js';
 import { installExactJson } from '../http/exact-json.js';
 import { logRequest, noSniff } from '../http/request-log.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
-import { recordCoverage } from './coverage-step.js';
 import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
 import { answerOperation, createPetHandlers } from './pet-handlers.js';
 import { answerHeadAsGet, checkQuery, findOperation, parseJsonExactly } from './request-steps.js';
 import { applyScenarios } from './scenario-step.js';
-import { attachSession, recordInJournal } from './session-steps.js';
+import { attachSession, recordCall } from './session-steps.js';
 import { createProxySteps } from '../proxy/forward-step.js';
 import type { Proxy } from '../proxy/proxy.js';
 import type { Scenario } from '../contract/scenario.js';
-import type { SessionRegistry } from '../state/session-registry.js';
+import type { MockState } from '../state/mock-state.js';
 import type { PetStatus } from '../state/pet.js';
 import { consoleDir } from '../util/paths.js';
 
@@ -37,7 +36,8 @@ export interface AppDeps {
   contract: Contract;
   /** The admin API's own document (admin-openapi.yaml). */
   adminContract: Contract;
-  sessions: SessionRegistry;
+  /** Everything the mock remembers: pets, sessions, switches, journals, coverage. */
+  state: MockState;
   scenarios: ReadonlyMap<string, Scenario>;
   logger: Logger;
   /** Accepted bearer tokens; empty accepts any non-empty token. */
@@ -55,6 +55,10 @@ export interface AppDeps {
   validation?: 'on' | 'off';
   /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
   proxy?: Proxy | undefined;
+  /** Seed of the delays drawn from scenario ranges (--seed; 1 without). */
+  seed?: number | undefined;
+  /** Sessions whose draw of delays is kept (--max-sessions). */
+  maxSessions?: number | undefined;
 }
 
 /**
@@ -63,7 +67,7 @@ export interface AppDeps {
  * step (test/integration/order-of-checks.test.ts pins it).
  */
 export function createApp(deps: AppDeps): Express {
-  const { contract, logger, sessions, scenarios } = deps;
+  const { contract, logger, state, scenarios } = deps;
   const calls = new PetCalls(contract.operations);
   const app = express();
   app.disable('x-powered-by');
@@ -88,7 +92,7 @@ export function createApp(deps: AppDeps): Express {
         document: deps.adminContract.document,
         adminToken: deps.adminToken,
         bodyLimit: BODY_LIMIT,
-        sessions,
+        state,
         scenarios,
         operations: contract.operations.operations,
       }),
@@ -99,11 +103,10 @@ export function createApp(deps: AppDeps): Express {
     // Each check of ours says what express-openapi-validator cannot do in its place.
     Router(ROUTER_OPTIONS).use(
       noticeDeprecation(logger, calls),
-      recordInJournal(sessions, calls),
-      recordCoverage(sessions, calls),
+      recordCall(state, calls),
       // Ours: a 401 comes before every other answer, 404 and 405 included.
       authenticate(deps.apiKeys ?? []),
-      attachSession(sessions, calls),
+      attachSession(calls),
       // Ours: 404 and 405 (with Allow) from method and path alone, before a body is read.
       findOperation(calls),
       // Ours: int64 beyond 2^53 keeps its digits, depth and duplicate keys are refused; the
@@ -121,11 +124,22 @@ export function createApp(deps: AppDeps): Express {
         : createContractValidator(contract.document, {
             onAnswerBreach: proxy?.judgeRelayedAnswer,
           })),
-      applyScenarios(scenarios, calls, sendJson),
+      applyScenarios(
+        {
+          scenarios,
+          operations: contract.operations.operations,
+          state,
+          seed: deps.seed ?? 1,
+          maxSessions: deps.maxSessions ?? 100,
+        },
+        calls,
+        sendJson,
+      ),
       proxy
         ? proxy.forwardToUpstream
         : answerOperation(
             createPetHandlers({ defaultStatus: deps.defaultStatus }),
+            state,
             calls,
             sendJson,
           ),
@@ -134,9 +148,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(answerNotFound);
   app.use(
     handleErrors(logger, BODY_LIMIT, (req, refusal) => {
-      // Refusals of a request that reached its session are journaled with their reasons.
+      // Refusals of a request that passed auth are journaled with their reasons.
       const call = calls.find(req);
-      if (call?.session && refusal.status < 500) call.validationErrors = refusal.details;
+      if (call?.authenticated === true && refusal.status < 500) {
+        call.validationErrors = refusal.details;
+      }
     }),
   );
   return app;

@@ -1,9 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { SendJson } from '../http/exact-json.js';
 import { HttpError } from '../http/http-error.js';
-import { isInt64, parseInt64 } from '../util/int64.js';
-import { isPetStatus, type NewPet, type PetStatus } from '../state/pet.js';
-import type { PetStore } from '../state/pet-store.js';
+import { isInt64, parseInt64, type Int64 } from '../util/int64.js';
+import { isPetStatus, type NewPet, type Pet, type PetStatus } from '../state/pet.js';
+import type { MockState } from '../state/mock-state.js';
+import type { ListQuery } from '../state/pet-store.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText } from '../util/quote-text.js';
 import type { PetCalls, Reply } from '../http/pet-call.js';
@@ -16,8 +17,15 @@ export interface CheckedRequest {
   readonly query: Readonly<Record<string, unknown>>;
   /** The exact JSON body (int64 digits kept); undefined for none. */
   readonly body: unknown;
-  /** The store of the request's session. */
-  readonly store: PetStore;
+  /** The pets of the request's session. */
+  readonly pets: SessionPets;
+}
+
+/** A session's pets, as its handlers reach them through the state. */
+export interface SessionPets {
+  list(query: ListQuery): Promise<Pet[]>;
+  get(id: Int64): Promise<Pet | undefined>;
+  create(pet: NewPet): Promise<Pet>;
 }
 
 /** The answer to one operation of the contract. */
@@ -57,17 +65,17 @@ export function createPetHandlers(
   options: PetHandlerOptions,
 ): Readonly<Record<string, PetHandler>> {
   return {
-    listPets: ({ query, store }) => {
+    listPets: async ({ query, pets }) => {
       const status = isPetStatus(query.status) ? query.status : undefined;
-      return { status: 200, body: store.list({ limit: readLimit(query.limit), status }) };
+      return { status: 200, body: await pets.list({ limit: readLimit(query.limit), status }) };
     },
 
-    createPet: async ({ body, store }) => ({
+    createPet: async ({ body, pets }) => ({
       status: 201,
-      body: await store.create(readNewPet(body, options.defaultStatus)),
+      body: await pets.create(readNewPet(body, options.defaultStatus)),
     }),
 
-    getPet: ({ params, store }) => {
+    getPet: async ({ params, pets }) => {
       const text = params.petId ?? '';
       const petId = parseInt64(text);
       if (petId === undefined) {
@@ -77,7 +85,7 @@ export function createPetHandlers(
           `Path parameter 'petId' must be an int64 integer: the value is outside the contract.`,
         );
       }
-      const pet = store.get(petId);
+      const pet = await pets.get(petId);
       if (!pet) throw new HttpError(404, 'not_found', `No pet has the id ${quoteText(text)}.`);
       return { status: 200, body: pet };
     },
@@ -90,6 +98,7 @@ export function createPetHandlers(
  */
 export function answerOperation(
   handlers: Readonly<Record<string, PetHandler>>,
+  state: MockState,
   calls: PetCalls,
   sendJson: SendJson,
 ): RequestHandler {
@@ -97,12 +106,17 @@ export function answerOperation(
     const call = calls.of(req);
     const op = call.match?.operation;
     const handler = op && handlers[op.operationId];
-    if (!handler || !call.session) throw new Error(`no handler for ${call.method} ${call.path}`);
+    if (!handler) throw new Error(`no handler for ${call.method} ${call.path}`);
+    const { session } = call;
     const reply = await handler({
       params: call.params ?? {},
       query: req.query,
       body: call.body,
-      store: call.session.store,
+      pets: {
+        list: (query) => state.listPets(session, query),
+        get: (id) => state.getPet(session, id),
+        create: (pet) => state.createPet(session, pet),
+      },
     });
     sendJson(res, reply.status, reply.body, reply.headers);
   };

@@ -4,7 +4,7 @@ import { CHALLENGE } from '../http/bearer-auth.js';
 import type { SendJson } from '../http/exact-json.js';
 import type { ErrorBody, ErrorCode } from '../http/http-error.js';
 import { NotInContractError, preferredCode } from '../contract/prefer.js';
-import type { Random } from '../util/random.js';
+import { createRandom, type Random } from '../util/random.js';
 import {
   ruleFor,
   scenarioNamed,
@@ -12,7 +12,7 @@ import {
   type Rule,
   type Scenario,
 } from '../contract/scenario.js';
-import type { Session } from '../state/session.js';
+import type { MockState, SessionId } from '../state/mock-state.js';
 import type { PetCalls } from '../http/pet-call.js';
 
 /** A rule chosen for a request, with what chose it (for the journal). */
@@ -49,28 +49,70 @@ function wait(ms: number, res: Response): Promise<boolean> {
   });
 }
 
-/** Narrowest first: Prefer, then X-Mock-Scenario, then the session's active scenario. */
-function choose(
+/** The scenarios with a rule for each operation, by name: what a switch may take for it. */
+function scenariosByOperation(
+  scenarios: ReadonlyMap<string, Scenario>,
+  operations: readonly Operation[],
+): ReadonlyMap<string, readonly string[]> {
+  return new Map(
+    operations.map((op) => [
+      op.operationId,
+      [...scenarios.values()].filter((s) => ruleFor(s, op.operationId)).map((s) => s.name),
+    ]),
+  );
+}
+
+/**
+ * Each session's own seeded draw of delays, so that a run repeats: the default session's and
+ * those of the `max` named sessions used last.
+ */
+function createDelayDraws(seed: number, max: number): (session: SessionId) => Random {
+  const defaultDraw = createRandom(seed);
+  const draws = new Map<string, Random>();
+  return (session) => {
+    if (session === undefined) return defaultDraw;
+    const draw = draws.get(session) ?? createRandom(seed);
+    // Re-inserted: a Map keeps insertion order, so the first is the least recently used.
+    draws.delete(session);
+    draws.set(session, draw);
+    const oldest = draws.keys().next();
+    if (draws.size > max && oldest.done !== true) draws.delete(oldest.value);
+    return draw;
+  };
+}
+
+/**
+ * Narrowest first: Prefer, then X-Mock-Scenario, then the session's switch, which is taken (one
+ * of its "next N" counted off) only when neither header forces the answer. Opens the session.
+ */
+async function choose(
   req: Request,
   op: Operation,
-  session: Session,
+  session: SessionId,
   scenarios: ReadonlyMap<string, Scenario>,
-): Forced | undefined {
+  state: MockState,
+  matching: readonly string[],
+): Promise<Forced | undefined> {
   const prefer = req.headers.prefer;
   const code = preferredCode(Array.isArray(prefer) ? prefer.join(',') : prefer);
   if (code !== undefined) {
     if (!op.statuses.includes(code)) throw new NotInContractError(op, code);
+    await state.beginCall(session, undefined);
     return { rule: { operations: [op.operationId], status: code }, by: `Prefer: code=${code}` };
   }
   const name = req.headers['x-mock-scenario'];
   if (typeof name === 'string' && name !== '') {
     const scenario = scenarioNamed(scenarios, name);
+    await state.beginCall(session, undefined);
     // The request's own scenario replaces the session's for this request, matching or not.
     const rule = ruleFor(scenario, op.operationId);
     return rule && { rule, by: `scenario ${scenario.name}` };
   }
-  const taken = session.scenarios.take(op.operationId);
-  return taken && { rule: taken.rule, by: `scenario ${taken.scenario.name}` };
+  const taken = await state.beginCall(session, matching);
+  const scenario = taken === undefined ? undefined : scenarios.get(taken);
+  if (!scenario) return undefined;
+  const rule = ruleFor(scenario, op.operationId);
+  return rule && { rule, by: `scenario ${scenario.name}` };
 }
 
 function errorBody(rule: Rule, status: number): ErrorBody {
@@ -84,22 +126,40 @@ function errorBody(rule: Rule, status: number): ErrorBody {
  * like any other; forced errors never reach the store. Anything else goes on to the handler.
  */
 export function applyScenarios(
-  scenarios: ReadonlyMap<string, Scenario>,
+  needs: {
+    scenarios: ReadonlyMap<string, Scenario>;
+    operations: readonly Operation[];
+    state: MockState;
+    /** Seed of the delays drawn from scenario ranges, and how many sessions keep their draw. */
+    seed: number;
+    maxSessions: number;
+  },
   calls: PetCalls,
   sendJson: SendJson,
 ): RequestHandler {
+  const { scenarios, state } = needs;
+  const byOperation = scenariosByOperation(scenarios, needs.operations);
+  const drawOf = createDelayDraws(needs.seed, needs.maxSessions);
   return async function applyScenarios(req, res, next) {
     const call = calls.of(req);
     const op = call.match?.operation;
-    const session = call.session;
-    const forced = op && session && choose(req, op, session, scenarios);
+    if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
+    const { session } = call;
+    const forced = await choose(
+      req,
+      op,
+      session,
+      scenarios,
+      state,
+      byOperation.get(op.operationId) ?? [],
+    );
     if (!forced) {
       next();
       return;
     }
     const { rule } = forced;
     call.forcedBy = forced.by;
-    if (rule.delay && !(await wait(delayMs(rule.delay, session.random), res))) return;
+    if (rule.delay && !(await wait(delayMs(rule.delay, drawOf(session)), res))) return;
     if (rule.fault === 'reset') {
       req.socket.resetAndDestroy();
       return;

@@ -1,45 +1,67 @@
-import type { Request, RequestHandler } from 'express';
-import { sessionIdOf } from '../http/request-parts.js';
-import type { Session } from '../state/session.js';
-import type { SessionRegistry } from '../state/session-registry.js';
+import type { RequestHandler } from 'express';
 import type { PetCall, PetCalls } from '../http/pet-call.js';
+import { sessionIdOf } from '../http/request-parts.js';
+import type { CoveredAnswer } from '../state/coverage-tally.js';
+import type { MockState } from '../state/mock-state.js';
+import { checkSessionId } from '../state/session-id.js';
 
-/**
- * The session a finished request is recorded in: its own, or for one that did not get one (a
- * 401) the live session it names, or the default one. It never creates a session.
- */
-export function recordingSession(call: PetCall, req: Request, sessions: SessionRegistry): Session {
-  const named = sessionIdOf(req);
-  return (
-    call.session ?? (named === undefined ? undefined : sessions.peek(named)) ?? sessions.default
-  );
+/** How a finished call counts for coverage; the status sent is null when none was. */
+function coveredAnswer(call: PetCall, sent: number | null): CoveredAnswer {
+  const operation = call.match?.operation;
+  if (!operation) return { kind: 'unmatched', method: call.method, path: call.path };
+  const { upstream } = call;
+  return {
+    kind: 'operation',
+    operationId: operation.operationId,
+    // Coverage is about what the operation answered: strict mode sent the client 502 instead.
+    status: upstream?.status ?? sent,
+    forced: call.forcedBy !== undefined,
+    brokeContract: upstream !== undefined && upstream.violations.length > 0,
+  };
 }
 
-/** Writes each pet API request to its session's journal when it ends, refused ones included. */
-export function recordInJournal(sessions: SessionRegistry, calls: PetCalls): RequestHandler {
-  return function recordInJournal(req, res, next) {
+/**
+ * Records each pet API request when it ends, refused ones included: in its session's journal, and
+ * for coverage in the whole suite's tally and its session's. Coverage reads only the final status
+ * and the call, so an answer counts the same whichever step gave it; no answer sent (a network
+ * fault, a client that left) counts as the operation's `noAnswer`. A forwarded call (proxy mode)
+ * counts the real service's status and whether that answer broke the contract.
+ */
+export function recordCall(state: MockState, calls: PetCalls): RequestHandler {
+  return function recordCall(req, res, next) {
     const call = calls.of(req);
     res.once('close', () => {
-      recordingSession(call, req, sessions).journal.record({
-        time: call.time,
-        requestId: String(res.getHeader('X-Request-Id') ?? ''),
-        method: call.method,
-        path: call.path,
-        query: call.query,
-        operationId: call.match?.operation?.operationId ?? null,
-        status: res.writableFinished ? res.statusCode : null,
-        scenario: call.forcedBy ?? null,
-        validationErrors: call.validationErrors ?? [],
+      const status = res.writableFinished ? res.statusCode : null;
+      state.recordCall({
+        // A request refused before its session was opened names it all the same.
+        session: call.session ?? sessionIdOf(req),
+        authenticated: call.authenticated === true,
+        journal: {
+          time: call.time,
+          requestId: String(res.getHeader('X-Request-Id') ?? ''),
+          method: call.method,
+          path: call.path,
+          query: call.query,
+          operationId: call.match?.operation?.operationId ?? null,
+          status,
+          scenario: call.forcedBy ?? null,
+          validationErrors: call.validationErrors ?? [],
+        },
+        coverage: coveredAnswer(call, status),
       });
     });
     next();
   };
 }
 
-/** Finds (or creates) the session an authenticated request names in X-Mock-Session. */
-export function attachSession(sessions: SessionRegistry, calls: PetCalls): RequestHandler {
+/** The session an authenticated request names in X-Mock-Session, its id checked (422). */
+export function attachSession(calls: PetCalls): RequestHandler {
   return function attachSession(req, _res, next) {
-    calls.of(req).session = sessions.get(sessionIdOf(req));
+    const call = calls.of(req);
+    const session = sessionIdOf(req);
+    if (session !== undefined) checkSessionId(session);
+    call.session = session;
+    call.authenticated = true;
     next();
   };
 }

@@ -94,7 +94,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     stop('SIGINT');
   });
   logger.info(
-    { url: server.apiUrl, pets: server.deps.sessions.default.store.size },
+    { url: server.apiUrl, pets: await server.deps.state.petCount() },
     `serving the Pet Store at ${server.apiUrl}`,
   );
   return -1;

@@ -115,6 +115,9 @@ function isConfig(values: Readonly<Partial<Record<SettingName, unknown>>>): valu
 /** The checks that read several settings together; each names what was given. */
 function checkTogether(config: Config, given: Given): void {
   const label = (name: SettingName): string => given.get(name)?.label ?? flagOf(name);
+  const db = given.get('db');
+  const redis = given.get('stateUrl');
+  if (db && redis) throw new ConfigError(`${db.label} cannot be combined with ${redis.label}`);
   const fixtures = given.get('fixtures');
   const generated = given.get('seed') ?? given.get('count');
   if (fixtures && generated) {

@@ -262,6 +262,34 @@ export function origins(doc: Doc): Setting<readonly string[]> {
   });
 }
 
+/** Where Redis is: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
+export function stateUrl(doc: Doc): Setting<string | undefined> {
+  const read = (value: unknown, label: string): string => {
+    let parsed: URL;
+    try {
+      parsed = new URL(typeof value === 'string' ? value.trim() : '');
+    } catch {
+      throw new ConfigError(`${label}: not a URL like redis://127.0.0.1:6379`);
+    }
+    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+      throw new ConfigError(`${label}: only redis: and rediss: URLs, not ${parsed.protocol}`);
+    }
+    if (parsed.hostname === '') throw new ConfigError(`${label}: no host in the URL`);
+    if (!/^\/?(\d{1,2})?$/.test(parsed.pathname)) {
+      throw new ConfigError(
+        `${label}: the path is a database number (/0 to /99), not ${parsed.pathname}`,
+      );
+    }
+    return parsed.href;
+  };
+  return setting<string | undefined>(doc, undefined, {
+    value: '<url>',
+    range: 'redis://[user:password@]host:port[/db], or rediss://',
+    parse: read,
+    check: read,
+  });
+}
+
 /** A service's base address: an absolute http: or https: URL, without credentials or query. */
 export function url(doc: Doc): Setting<string | undefined> {
   const read = (value: unknown, label: string): string => {

@@ -13,6 +13,7 @@ import {
   optionalText,
   origins,
   switchSetting,
+  stateUrl,
   text,
   url,
   type Setting,
@@ -52,6 +53,29 @@ export const SETTINGS = {
     value: '<file.json>',
     shown: '(in memory)',
     help: 'keep the store in this JSON file, across restarts',
+  }),
+  stateUrl: stateUrl({
+    shown: '(in this process)',
+    help: 'keep the state in Redis, shared by every replica on the same prefix (not with --db)',
+  }),
+  statePrefix: text({
+    default: 'petstore-mock:',
+    value: '<text>',
+    help: 'with --state-url: the prefix of every key this mock uses',
+  }),
+  stateTimeout: integer({
+    default: 2000,
+    min: 100,
+    max: 60_000,
+    value: '<ms>',
+    help: 'with --state-url: answer 503 state_unavailable when Redis takes longer than this',
+  }),
+  sessionTtl: integer({
+    default: 3_600_000,
+    min: 1000,
+    max: 604_800_000,
+    value: '<ms>',
+    help: 'with --state-url: an X-Mock-Session unused this long is dropped',
   }),
   seed: optionalInteger({
     min: 0,

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Match, OperationIndex } from '../contract/operation-index.js';
 import { splitTarget } from './request-parts.js';
-import type { Session } from '../state/session.js';
+import type { SessionId } from '../state/mock-state.js';
 
 /** One pet API request as its steps learn about it, for the later steps and the journal. */
 export interface PetCall {
@@ -17,8 +17,10 @@ export interface PetCall {
   readonly match: Match;
   /** Its path parameters, decoded, once its operation is found. */
   params?: Readonly<Record<string, string>>;
-  /** The session it talks to, once authenticated. */
-  session?: Session;
+  /** The session it talks to (its X-Mock-Session; undefined for the default one). */
+  session?: SessionId;
+  /** Set once it passed auth: its session is then opened for it. */
+  authenticated?: boolean;
   /** The exact JSON body (int64 digits kept); req.body holds the validator's view of it. */
   body?: unknown;
   /** What forced the answer, if anything: `scenario <name>` or `Prefer: code=NNN`. */

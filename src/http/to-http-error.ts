@@ -214,7 +214,9 @@ export function toHttpError(error: unknown, request: FailedRequest): HttpError {
     return fromBodyParser(error.type, request);
   }
   // The mock's own rules (scenarios, sessions, budgets) carry their answer.
-  if (error instanceof Refusal) return new HttpError(error.status, error.code, error.message);
+  if (error instanceof Refusal) {
+    return new HttpError(error.status, error.code, error.message, error.headers);
+  }
   if (error instanceof Error) {
     const known = fromValidator(error, request);
     if (known) return known;

@@ -4,15 +4,12 @@ import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/settings.js';
 import { loadContract } from '../contract/load-contract.js';
 import { createProxy } from '../proxy/proxy.js';
+import { openState } from './open-state.js';
 import { errorMessage } from '../util/error-message.js';
 import { adminContractPath, defaultContractPath } from '../util/paths.js';
 import { loadScenarios } from '../contract/load-scenarios.js';
 import type { Scenario } from '../contract/scenario.js';
-import { createSession, createSessionFactory } from '../state/create-session.js';
-import { SessionRegistry } from '../state/session-registry.js';
 import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
-import { openPetStore } from '../state/open-store.js';
-import { StoreBudget } from '../state/store-budget.js';
 
 /** A start that failed for a reason the user can act on; its message is one line. */
 export class StartError extends Error {
@@ -64,17 +61,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
     const startupScenario = scenarioOf(config.scenario, scenarios);
     const checkPet = contract.checkSchema('Pet');
     const initial = await loadInitialData(initialDataSource(config), checkPet);
-    const budget = new StoreBudget(config);
-    const sessionOptions = {
-      initial,
-      seed: config.seed ?? DEFAULT_SEED,
-      journalSize: config.journalSize,
-      // Each session's share, the default session's included, so all of them fit together.
-      journalBytes: Math.floor(config.journalBytes / (config.maxSessions + 1)),
-      startupScenario,
-      budget,
-    };
-    // Before the store, which holds the --db file's lock: a target or record file that cannot
+    // Before the state, which holds the --db file's lock: a target or record file that cannot
     // be used stops the start with nothing to undo.
     const proxy =
       config.proxyTarget === undefined
@@ -87,26 +74,28 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
               logger,
             },
           );
-    const store = await openPetStore({
-      initial,
-      db: config.db,
-      checkPet,
-      budget,
-      warn: (message) => {
-        logger.warn(message);
+    const source = initialDataSource(config);
+    const state = await openState(
+      config,
+      {
+        initial,
+        initialSource:
+          source.kind === 'fixtures'
+            ? `fixtures ${source.path}`
+            : `seed ${source.seed}, count ${source.count}`,
+        contract,
+        startupScenario: startupScenario?.name,
       },
-    });
-    const sessions = new SessionRegistry(
-      createSession(undefined, store, sessionOptions),
-      createSessionFactory(sessionOptions),
-      config.maxSessions,
+      logger,
     );
     return {
       contract,
       adminContract,
-      sessions,
+      state,
       scenarios,
       logger,
+      seed: config.seed ?? DEFAULT_SEED,
+      maxSessions: config.maxSessions,
       apiKeys: config.apiKeys,
       corsOrigin: config.corsOrigin,
       defaultStatus: config.defaultStatus,

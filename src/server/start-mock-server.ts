@@ -8,7 +8,6 @@ import { createLogger } from '../util/logger.js';
 import { scenarioNamed } from '../contract/scenario.js';
 import { startServer } from './start-server.js';
 import type { JournalEntry } from '../state/request-journal.js';
-import { resetSession, type Session } from '../state/session.js';
 
 /**
  * Options of an in-process mock: every setting of the CLI, named as in the settings table (the
@@ -30,17 +29,20 @@ export interface MockServer {
   readonly port: number;
   /** Initial data, start-up scenario and empty journal again (one session, or the default). */
   reset(session?: string): Promise<void>;
-  /** Switches a scenario on, for the next `times` matching requests if given. */
-  useScenario(name: string, options?: { times?: number; session?: string }): void;
-  clearScenario(session?: string): void;
+  /**
+   * Switches a scenario on, for the next `times` matching requests if given. An unknown name
+   * throws at once (UnknownScenarioError).
+   */
+  useScenario(name: string, options?: { times?: number; session?: string }): Promise<void>;
+  clearScenario(session?: string): Promise<void>;
   /** The journal, newest first. */
-  requests(options?: { limit?: number; session?: string }): JournalEntry[];
+  requests(options?: { limit?: number; session?: string }): Promise<JournalEntry[]>;
   /** What the tests exercised of the contract: the whole suite's, or one session's. */
-  coverage(options?: { session?: string }): CoverageReport;
+  coverage(options?: { session?: string }): Promise<CoverageReport>;
   /** The same, written out: `markdown`, `junit`, `text` or `json`. */
-  coverage(options: { session?: string; format: CoverageFormat }): string;
+  coverage(options: { session?: string; format: CoverageFormat }): Promise<string>;
   /** Forgets the coverage: one session's, or without one every coverage. A reset keeps it. */
-  clearCoverage(session?: string): void;
+  clearCoverage(session?: string): Promise<void>;
   /** Stops accepting, finishes in-flight requests, writes the store (and coverageReport). */
   close(): Promise<void>;
 }
@@ -55,34 +57,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const config = configFromOptions({ port: 0, logLevel: 'silent', ...settings });
   const logger = given ?? createLogger(config.logLevel, false);
   const server = await startServer(config, logger);
-  const { sessions, scenarios } = server.deps;
-  const sessionOf = (id: string | undefined): Session => sessions.get(id);
-  function coverage(options?: { session?: string }): CoverageReport;
-  function coverage(options: { session?: string; format: CoverageFormat }): string;
-  function coverage(
+  const { state, scenarios } = server.deps;
+  function coverage(options?: { session?: string }): Promise<CoverageReport>;
+  function coverage(options: { session?: string; format: CoverageFormat }): Promise<string>;
+  async function coverage(
     options: { session?: string; format?: CoverageFormat } = {},
-  ): CoverageReport | string {
-    const operations = server.deps.contract.operations.operations;
-    const report = reportCoverage(operations, sessions.coverageOf(options.session));
-    return options.format === undefined ? report : formatCoverage(report, options.format);
+  ): Promise<CoverageReport | string> {
+    const { session, format } = options;
+    const tally = await state.coverage(session === undefined ? { suite: true } : { session });
+    const report = reportCoverage(server.deps.contract.operations.operations, tally);
+    return format === undefined ? report : formatCoverage(report, format);
   }
   return {
     url: server.apiUrl,
     origin: server.url,
     adminUrl: `${server.url}${ADMIN_PATH}`,
     port: server.port,
-    reset: (session) => resetSession(sessionOf(session)),
-    useScenario: (name, { times, session } = {}) => {
-      sessionOf(session).scenarios.activate(scenarioNamed(scenarios, name), times);
-    },
-    clearScenario: (session) => {
-      sessionOf(session).scenarios.deactivate();
-    },
-    requests: ({ limit = 50, session } = {}) => sessionOf(session).journal.list(limit),
+    reset: (session) => state.reset(session),
+    useScenario: (name, { times, session } = {}) =>
+      state.activate(session, scenarioNamed(scenarios, name).name, times),
+    clearScenario: (session) => state.deactivate(session),
+    requests: ({ limit = 50, session } = {}) => state.journal(session, limit),
     coverage,
-    clearCoverage: (session) => {
-      sessions.clearCoverage(session);
-    },
+    clearCoverage: (session) => state.clearCoverage(session),
     close: () => server.close(),
   };
 }

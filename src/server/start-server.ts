@@ -8,7 +8,7 @@ import { isRecord } from '../util/is-record.js';
 import { loadMock, StartError } from './load-mock.js';
 import { coverageFormatOfFile, formatCoverage } from '../state/coverage-formats.js';
 import { reportCoverage } from '../state/coverage-report.js';
-import type { PetStore } from '../state/pet-store.js';
+import type { MockState } from '../state/mock-state.js';
 import { writeFileAtomically } from '../util/write-file-atomically.js';
 
 /** A listening mock. */
@@ -18,7 +18,7 @@ export interface RunningServer {
   /** Base address of the pet API, e.g. `http://127.0.0.1:4010/v1`. */
   readonly apiUrl: string;
   readonly port: number;
-  /** What the app was built from: contracts, sessions (the default one's store), scenarios. */
+  /** What the app was built from: contracts, state, scenarios. */
   readonly deps: AppDeps;
   /**
    * Stops accepting, finishes in-flight requests, writes the store (and --coverage-report, and
@@ -36,7 +36,7 @@ export interface StartedServer extends RunningServer {
 const GRACE_MS = 700;
 
 /** Stops accepting, lets in-flight requests finish (within the grace period), writes the store. */
-async function closeGracefully(http: HttpServer, store: PetStore): Promise<void> {
+async function closeGracefully(http: HttpServer, state: MockState): Promise<void> {
   const { server } = http;
   const closed = new Promise<void>((resolve, reject) => {
     server.close((error) => {
@@ -56,12 +56,15 @@ async function closeGracefully(http: HttpServer, store: PetStore): Promise<void>
     clearTimeout(timer);
     http.dispose();
   }
-  await store.close();
+  await state.close();
 }
 
 /** Writes the whole suite's coverage report (--coverage-report), once no answer can come. */
 async function writeCoverageReport(path: string, deps: AppDeps): Promise<void> {
-  const report = reportCoverage(deps.contract.operations.operations, deps.sessions.coverage);
+  const report = reportCoverage(
+    deps.contract.operations.operations,
+    await deps.state.coverage({ suite: true }),
+  );
   // The config let only a path with a format's extension through.
   const format = coverageFormatOfFile(path) ?? 'json';
   await writeFileAtomically(path, [Buffer.from(formatCoverage(report, format))]);
@@ -101,7 +104,6 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
 export async function startServer(config: Config, logger: Logger): Promise<StartedServer> {
   const deps = await loadMock(config, logger);
   const app = createApp(deps);
-  const store = deps.sessions.default.store;
   const http = createHttpServer(app, config, logger);
   let address: AddressInfo;
   try {
@@ -109,7 +111,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
   } catch (error) {
     // Nothing listens: let go of what was opened for it (a --db file's lock and heartbeat).
     http.dispose();
-    await Promise.allSettled([store.close(), deps.proxy?.close()]);
+    await Promise.allSettled([deps.state.close(), deps.proxy?.close()]);
     throw error;
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -121,7 +123,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
     deps,
     requestsReceived: http.requestsReceived,
     close: async () => {
-      await closeGracefully(http, store);
+      await closeGracefully(http, deps.state);
       await deps.proxy?.close();
       if (config.coverageReport) await writeCoverageReport(config.coverageReport, deps);
     },

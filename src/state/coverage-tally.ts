@@ -71,11 +71,7 @@ export class CoverageTally {
       this.#unmatched.add(detached(`${method} ${path}`));
       return;
     }
-    let counts = this.#operations.get(answer.operationId);
-    if (!counts) {
-      counts = { statuses: new Map(), noAnswer: 0 };
-      this.#operations.set(answer.operationId, counts);
-    }
+    const counts = this.#countsOf(answer.operationId);
     if (answer.status === null) {
       counts.noAnswer += 1;
       return;
@@ -88,6 +84,35 @@ export class CoverageTally {
     status.count += 1;
     if (answer.forced) status.forced += 1;
     if (answer.brokeContract) status.violations += 1;
+  }
+
+  /** Adds answers counted elsewhere (by the Redis store): one status of one operation. */
+  addStatus(operationId: string, status: number, counts: Readonly<StatusCount>): void {
+    const statuses = this.#countsOf(operationId).statuses;
+    const kept = statuses.get(status) ?? { count: 0, forced: 0, violations: 0 };
+    kept.count += counts.count;
+    kept.forced += counts.forced;
+    kept.violations += counts.violations;
+    statuses.set(status, kept);
+  }
+
+  /** Adds requests counted elsewhere that got no answer. */
+  addNoAnswer(operationId: string, count: number): void {
+    this.#countsOf(operationId).noAnswer += count;
+  }
+
+  /** Adds a request that matched no operation, counted elsewhere `count` times. */
+  addUnmatched(method: string, path: string, count: number): void {
+    this.#unmatched.addCount(`${method} ${path}`, count);
+  }
+
+  #countsOf(operationId: string): OperationCounts {
+    let counts = this.#operations.get(operationId);
+    if (!counts) {
+      counts = { statuses: new Map(), noAnswer: 0 };
+      this.#operations.set(operationId, counts);
+    }
+    return counts;
   }
 
   /** The answers of one operation, by status. */

@@ -1,6 +1,4 @@
 import { CoverageTally } from './coverage-tally.js';
-import { createRandom } from '../util/random.js';
-import type { Scenario } from '../contract/scenario.js';
 import { ScenarioSwitch } from './scenario-switch.js';
 import { createMemoryStore } from './open-store.js';
 import type { PetStore } from './pet-store.js';
@@ -11,12 +9,11 @@ import type { Session } from './session.js';
 
 export interface SessionOptions {
   initial: StoreSnapshot;
-  /** Seed of the delays drawn from scenario ranges. */
-  seed: number;
   journalSize: number;
   /** Bytes its journal may keep; unbounded (but for journalSize) if absent. */
   journalBytes?: number | undefined;
-  startupScenario?: Scenario | undefined;
+  /** The scenario on at the start and after each reset, by name. */
+  startupScenario?: string | undefined;
   /** What the stores of all sessions may add together. */
   budget?: StoreBudget | undefined;
 }
@@ -33,13 +30,10 @@ export function createSession(
     scenarios: new ScenarioSwitch(options.startupScenario),
     journal: new Journal(options.journalSize, options.journalBytes),
     coverage: new CoverageTally(),
-    random: createRandom(options.seed),
   };
 }
 
 /** A factory of named sessions: each starts in memory from the initial data. */
 export function createSessionFactory(options: SessionOptions): (id: string) => Session {
-  return (id) => {
-    return createSession(id, createMemoryStore(options.initial, options.budget), options);
-  };
+  return (id) => createSession(id, createMemoryStore(options.initial, options.budget), options);
 }

@@ -79,6 +79,35 @@ function costOf(record: JournalRecord): number {
 }
 
 /**
+ * A record as a journal of `maxBytes` keeps it, with what it is charged: the client's text cut;
+ * where a whole entry would not fit the share (many sessions, few --journal-bytes), cut down to
+ * what fits rather than nothing, as refused requests are the ones worth seeing; undefined where
+ * even that does not fit.
+ */
+export function journalEntryOf(
+  record: JournalRecord,
+  maxBytes: number,
+): { readonly record: JournalRecord; readonly cost: number } | undefined {
+  let entry = kept(record);
+  let cost = costOf(entry);
+  if (cost > maxBytes) {
+    entry = kept(record, CUT_DOWN_LIMITS);
+    cost = costOf(entry);
+    if (cost > maxBytes) return undefined;
+  }
+  return { record: entry, cost };
+}
+
+/** A kept record as the journal lists it: its time as an ISO date. */
+export function listedEntry(record: JournalRecord): JournalEntry {
+  return {
+    ...record,
+    time: new Date(record.time).toISOString(),
+    validationErrors: [...record.validationErrors],
+  };
+}
+
+/**
  * The kept entries, a column per field rather than an object per entry. Under load the journal
  * holds its entries longer than V8's young generation keeps an object, so whatever an entry is
  * made of gets promoted to the old generation, whose full collections pause every request in
@@ -197,16 +226,9 @@ export class Journal {
 
   record(record: JournalRecord): void {
     if (this.#capacity === 0) return;
-    let entry = kept(record);
-    let cost = costOf(entry);
-    if (cost > this.#maxBytes) {
-      // A share smaller than the entry (many sessions, few --journal-bytes): keep what fits of
-      // it rather than nothing, as refused requests are the ones worth seeing.
-      entry = kept(record, CUT_DOWN_LIMITS);
-      cost = costOf(entry);
-      if (cost > this.#maxBytes) return;
-    }
-    this.#rows.append(entry, cost);
+    const entry = journalEntryOf(record, this.#maxBytes);
+    if (!entry) return;
+    this.#rows.append(entry.record, entry.cost);
     while (
       this.#rows.length > 0 &&
       (this.#rows.length > this.#capacity || this.#rows.bytes > this.#maxBytes)

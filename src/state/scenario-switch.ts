@@ -1,49 +1,44 @@
-import { ruleFor, type Rule, type Scenario } from '../contract/scenario.js';
+import type { ActiveScenario } from './mock-state.js';
 
-/** What is switched on: a scenario, for the next `remaining` matching requests or until off. */
-export interface Activation {
-  readonly scenario: Scenario;
-  readonly remaining: number | undefined;
-}
-
-/** The scenario switched on for one session: set by the admin API or at start-up. */
+/** The scenario switched on for one session, by name: set by the admin API or at start-up. */
 export class ScenarioSwitch {
-  readonly #initial: Activation | undefined;
-  #active: Activation | undefined;
+  readonly #initial: ActiveScenario | null;
+  #active: ActiveScenario | null;
 
   /** `initial` is what a reset returns to (the --scenario given at start, if any). */
-  constructor(initial?: Scenario) {
-    this.#initial = initial && { scenario: initial, remaining: undefined };
+  constructor(initial: string | undefined) {
+    this.#initial = initial === undefined ? null : { name: initial, remaining: null };
     this.#active = this.#initial;
   }
 
-  get active(): Activation | undefined {
+  get active(): ActiveScenario | null {
     return this.#active;
   }
 
   /** Switches a scenario on, for the next `times` matching requests if given. */
-  activate(scenario: Scenario, times?: number): void {
-    this.#active = { scenario, remaining: times };
+  activate(name: string, times?: number): void {
+    this.#active = { name, remaining: times ?? null };
   }
 
   deactivate(): void {
-    this.#active = undefined;
+    this.#active = null;
   }
 
   reset(): void {
     this.#active = this.#initial;
   }
 
-  /** The active rule for an operation; a match counts against `times`. */
-  take(operationId: string): { scenario: Scenario; rule: Rule } | undefined {
+  /**
+   * The active scenario's name if it is one of `matching` (those with a rule for the request's
+   * operation); a match counts against its remaining requests.
+   */
+  take(matching: readonly string[]): string | undefined {
     const active = this.#active;
-    if (!active) return undefined;
-    const rule = ruleFor(active.scenario, operationId);
-    if (!rule) return undefined;
-    if (active.remaining !== undefined) {
+    if (!active || !matching.includes(active.name)) return undefined;
+    if (active.remaining !== null) {
       const remaining = active.remaining - 1;
-      this.#active = remaining > 0 ? { scenario: active.scenario, remaining } : undefined;
+      this.#active = remaining > 0 ? { name: active.name, remaining } : null;
     }
-    return { scenario: active.scenario, rule };
+    return active.name;
   }
 }

@@ -1,26 +1,8 @@
-import { Refusal } from '../util/refusal.js';
 import { CoverageTally } from './coverage-tally.js';
-import { quoteText } from '../util/quote-text.js';
 import type { Session } from './session.js';
+import { checkSessionId } from './session-id.js';
 
-const SESSION_ID = /^[\w.:-]{1,64}$/;
-
-/** An X-Mock-Session value that is not 1 to 64 of `A-Z a-z 0-9 . _ : -`. */
-export class InvalidSessionError extends Refusal {
-  override name = 'InvalidSessionError';
-
-  constructor(message: string) {
-    super(422, 'invalid_session', message);
-  }
-}
-
-function checkSessionId(id: string): void {
-  if (!SESSION_ID.test(id)) {
-    throw new InvalidSessionError(
-      `The mock's control plane refused X-Mock-Session ${quoteText(id)}: use 1 to 64 letters, digits, or . _ : -`,
-    );
-  }
-}
+export { InvalidSessionError } from './session-id.js';
 
 /**
  * The default session plus up to `maxSessions` named ones, created on first use; the least

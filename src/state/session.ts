@@ -1,10 +1,9 @@
 import type { CoverageTally } from './coverage-tally.js';
-import type { Random } from '../util/random.js';
-import type { ScenarioSwitch } from './scenario-switch.js';
 import type { PetStore } from './pet-store.js';
 import type { Journal } from './request-journal.js';
+import type { ScenarioSwitch } from './scenario-switch.js';
 
-/** One isolated mock: its own pets, its own active scenario, its own journal. */
+/** One isolated mock in this process: its own pets, its own scenario switch, its own journal. */
 export interface Session {
   /** The X-Mock-Session value; undefined for the shared default session. */
   readonly id: string | undefined;
@@ -13,8 +12,6 @@ export interface Session {
   readonly journal: Journal;
   /** What its requests were answered; a reset keeps it (the registry's holds the whole suite's). */
   readonly coverage: CoverageTally;
-  /** Draws the delays of scenario ranges; seeded, so runs repeat. */
-  readonly random: Random;
 }
 
 /**

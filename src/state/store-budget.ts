@@ -43,6 +43,20 @@ export class StoreFullError extends Refusal {
   constructor(message: string) {
     super(507, 'store_full', message);
   }
+
+  /** One session added all the pets it may. */
+  static ofPets(maxPets: number): StoreFullError {
+    return new StoreFullError(
+      `The mock's store is full: this session already added ${maxPets} pets (--max-pets). Reset it, or start the mock with a larger --max-pets.`,
+    );
+  }
+
+  /** All sessions' pets take the bytes they may. */
+  static ofBytes(used: number, maxStoreBytes: number): StoreFullError {
+    return new StoreFullError(
+      `The mock's store is full: the pets added by all sessions take ${used} of ${maxStoreBytes} bytes (--max-store-bytes). Reset sessions, or start the mock with a larger --max-store-bytes.`,
+    );
+  }
 }
 
 /**
@@ -68,15 +82,9 @@ export class StoreBudget {
    */
   take(added: number, bytes: number): void {
     const { maxPets, maxStoreBytes } = this.limits;
-    if (added >= maxPets) {
-      throw new StoreFullError(
-        `The mock's store is full: this session already added ${maxPets} pets (--max-pets). Reset it, or start the mock with a larger --max-pets.`,
-      );
-    }
+    if (added >= maxPets) throw StoreFullError.ofPets(maxPets);
     if (this.#usedBytes + bytes > maxStoreBytes) {
-      throw new StoreFullError(
-        `The mock's store is full: the pets added by all sessions take ${this.#usedBytes} of ${maxStoreBytes} bytes (--max-store-bytes). Reset sessions, or start the mock with a larger --max-store-bytes.`,
-      );
+      throw StoreFullError.ofBytes(this.#usedBytes, maxStoreBytes);
     }
     this.#usedBytes += bytes;
   }

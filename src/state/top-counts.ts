@@ -50,6 +50,14 @@ export class TopCounts {
     this.#entries.set(key, { estimate: inherited + 1, inherited });
   }
 
+  /** A key counted elsewhere `count` times, taken in as counted (while there is room). */
+  addCount(key: string, count: number): void {
+    const entry = this.#entries.get(key);
+    if (entry) entry.estimate += count;
+    else if (this.#entries.size < this.#capacity)
+      this.#entries.set(key, { estimate: count, inherited: 0 });
+  }
+
   /** The keys, most counted first. */
   list(): Counted[] {
     return [...this.#entries]

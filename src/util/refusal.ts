@@ -19,7 +19,9 @@ export type ErrorCode =
   | 'store_full'
   // Proxy mode (--proxy-target): the real service broke the contract, or could not be reached.
   | 'contract_violation'
-  | 'upstream_unreachable';
+  | 'upstream_unreachable'
+  // The state store (Redis, --state-url) cannot be reached: try again soon.
+  | 'state_unavailable';
 
 /**
  * An error of the mock's own rules (a scenario, a session, a budget) that knows how it is
@@ -31,6 +33,7 @@ export class Refusal extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }

@@ -150,7 +150,7 @@ describe('the QA console in Chromium', () => {
     await opener.focus();
     await page.keyboard.press('Enter');
     expect(await opener.getAttribute('aria-expanded')).toBe('true');
-    const [journaled] = server.requests({ limit: 1 });
+    const [journaled] = await server.requests({ limit: 1 });
     expect(journaled?.validationErrors).toEqual([expect.stringContaining("'limit'")]);
     expect(await row.locator('ul.errors li').allTextContents()).toEqual(
       journaled?.validationErrors,

@@ -12,8 +12,8 @@ import {
 import type { Pet } from '../../src/state/pet.js';
 import { loadScenarios } from '../../src/contract/load-scenarios.js';
 import type { Scenario } from '../../src/contract/scenario.js';
-import { createSession, createSessionFactory } from '../../src/state/create-session.js';
-import { SessionRegistry } from '../../src/state/session-registry.js';
+import { LocalState } from '../../src/state/local-state.js';
+import type { MockState } from '../../src/state/mock-state.js';
 import { loadFixtures } from '../../src/state/initial-data.js';
 import { openPetStore } from '../../src/state/open-store.js';
 import type { PetStore } from '../../src/state/pet-store.js';
@@ -55,11 +55,12 @@ export interface TestApp {
   app: Express;
   /** The default session's store. */
   store: PetStore;
-  sessions: SessionRegistry;
+  /** Everything the app remembers (the default session's store is `store`). */
+  state: MockState;
   logs: Record<string, unknown>[];
 }
 
-export type TestAppOptions = Partial<Omit<AppDeps, 'adminContract' | 'logger' | 'sessions'>> & {
+export type TestAppOptions = Partial<Omit<AppDeps, 'adminContract' | 'logger' | 'state'>> & {
   /** Initial pets; the default fixtures when absent. */
   pets?: readonly Pet[];
   /** A store of the test's own for the default session, instead of a fresh in-memory one. */
@@ -81,21 +82,28 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const store =
     given ??
     (await openPetStore({ initial, checkPet: (deps.contract ?? contract).checkSchema('Pet') }));
-  const sessionOptions = {
+  const state = new LocalState({
+    kind: 'memory',
+    defaultStore: store,
     initial,
-    seed: 1,
+    maxSessions: maxSessions ?? 10,
     journalSize: journalSize ?? 100,
-    startupScenario: startupScenario === undefined ? undefined : scenarios.get(startupScenario),
-  };
-  const sessions = new SessionRegistry(
-    createSession(undefined, store, sessionOptions),
-    createSessionFactory(sessionOptions),
-    maxSessions ?? 10,
-  );
+    startupScenario,
+  });
   const { logger, lines } = captureLogger();
-  const app = createApp({ contract, sessions, scenarios, logger, ...deps });
-  return { app, store, sessions, logs: lines };
+  const app = createApp({ contract, state, scenarios, logger, ...deps });
+  return { app, store, state, logs: lines };
 }
 
 /** The Authorization header of an accepted request. */
 export const AUTH = { Authorization: 'Bearer test-key' } as const;
+
+/** Whether a named session is live, without touching its recency (a read). */
+export async function isLive(state: MockState, id: string): Promise<boolean> {
+  return (await state.sessions()).some((session) => session.id === id);
+}
+
+/** How many named sessions are live (the default one is not counted). */
+export async function liveCount(state: MockState): Promise<number> {
+  return (await state.sessions()).filter((session) => session.id !== null).length;
+}

@@ -72,9 +72,10 @@ function capturingLogger(): { logger: Logger; warnings: () => string[] } {
 }
 
 /** How many list requests reached the app (the journal records each once its answer ends). */
-function listsHandled(mock: MockServer): number {
-  return mock.requests({ limit: 10_000 }).filter((entry) => entry.operationId === 'listPets')
-    .length;
+async function listsHandled(mock: MockServer): Promise<number> {
+  return (await mock.requests({ limit: 10_000 })).filter(
+    (entry) => entry.operationId === 'listPets',
+  ).length;
 }
 
 describe('answers Node gives without an Error body, or not at all', () => {
@@ -235,7 +236,7 @@ describe('a connection that pipelines requests and does not read its answers', (
       const over = await open(mock, false);
       over.socket.write(LIST.repeat(150));
       expect(await within(over.closed, WAIT_MS)).toBe(true);
-      expect(listsHandled(mock)).toBe(100); // none of the 150: closed before any was handed on
+      expect(await listsHandled(mock)).toBe(100); // none of the 150: closed before any was handed on
     },
     SLOW,
   );

@@ -10,7 +10,7 @@ import {
   petHeaders,
   sessionHeader,
 } from '../helpers/scenario-http.js';
-import { AUTH, createTestApp } from '../helpers/test-app.js';
+import { AUTH, createTestApp, isLive } from '../helpers/test-app.js';
 
 /** The sequence of the issue: every kind of answer once, then a reset. */
 async function exerciseOnce(app: Express): Promise<void> {
@@ -179,7 +179,7 @@ describe('coverage per session, and for the whole suite', () => {
   });
 
   it('counts a 401 for the live session it names, else only for the suite (as the journal does)', async () => {
-    const { app, sessions } = await createTestApp({ pets: somePets(3) });
+    const { app, state } = await createTestApp({ pets: somePets(3) });
     await request(app).get('/v1/pets').set(petHeaders('w1')).expect(200);
     await request(app).get('/v1/pets').set('X-Mock-Session', 'w1').expect(401);
     await request(app).get('/v1/pets').set('X-Mock-Session', 'never-used').expect(401);
@@ -187,7 +187,7 @@ describe('coverage per session, and for the whole suite', () => {
     expect(countsOf(await coverageOf(app), 'listPets')['401']).toEqual([2, 0]);
     // A report never creates the session it is asked about.
     expect((await coverageOf(app, 'never-used')).summary.covered).toBe(0);
-    expect(sessions.has('never-used')).toBe(false);
+    expect(await isLive(state, 'never-used')).toBe(false);
   });
 
   it('keeps a session’s coverage across its reset; DELETE with X-Mock-Session clears only it', async () => {
@@ -207,10 +207,10 @@ describe('coverage per session, and for the whole suite', () => {
   });
 
   it('keeps the answers of dropped sessions in the suite’s coverage', async () => {
-    const { app, sessions } = await createTestApp({ pets: somePets(3), maxSessions: 1 });
+    const { app, state } = await createTestApp({ pets: somePets(3), maxSessions: 1 });
     await request(app).get('/v1/pets').set(petHeaders('w1')).expect(200);
     await request(app).get('/v1/pets/1').set(petHeaders('w2')).expect(200);
-    expect(sessions.has('w1')).toBe(false);
+    expect(await isLive(state, 'w1')).toBe(false);
     expect((await coverageOf(app, 'w1')).summary.covered).toBe(0);
     expect((await coverageOf(app)).summary.covered).toBe(2);
   });

@@ -42,23 +42,22 @@ describe('startMockServer, as a consumer test suite uses it', () => {
   });
 
   it('useScenario() forces answers for the next N matching requests', async () => {
-    mock.useScenario('empty-catalogue', { times: 1 });
+    await mock.useScenario('empty-catalogue', { times: 1 });
     expect(await (await listPets()).json()).toEqual([]);
     expect((await (await listPets()).json()) as Pet[]).toHaveLength(30);
   });
 
   it('useScenario() until clearScenario(), and unknown names throw', async () => {
-    mock.useScenario('unauthorized');
+    await mock.useScenario('unauthorized');
     expect((await listPets()).status).toBe(401);
-    mock.clearScenario();
+    await mock.clearScenario();
     expect((await listPets()).status).toBe(200);
-    expect(() => {
-      mock.useScenario('no-such-scenario');
-    }).toThrow(/unknown scenario/);
+    // An unknown name throws at once, before any promise.
+    expect(() => mock.useScenario('no-such-scenario')).toThrow(/unknown scenario/);
   });
 
   it('scopes controls to a session', async () => {
-    mock.useScenario('unauthorized', { session: 'worker-2' });
+    await mock.useScenario('unauthorized', { session: 'worker-2' });
     expect((await listPets({ 'X-Mock-Session': 'worker-2' })).status).toBe(401);
     expect((await listPets({ 'X-Mock-Session': 'worker-1' })).status).toBe(200);
   });
@@ -66,30 +65,30 @@ describe('startMockServer, as a consumer test suite uses it', () => {
   it('requests() returns the journal, newest first', async () => {
     await fetch(`${mock.url}/pets/1`, { headers: AUTH });
     await listPets();
-    const [newest, previous] = mock.requests({ limit: 2 });
+    const [newest, previous] = await mock.requests({ limit: 2 });
     expect(newest?.operationId).toBe('listPets');
     expect(previous?.operationId).toBe('getPet');
   });
 
   it('coverage() reports what the suite exercised; a reset keeps it, clearCoverage() forgets it', async () => {
-    mock.clearCoverage();
+    await mock.clearCoverage();
     await listPets();
     await fetch(`${mock.url}/pets/1`, { headers: AUTH });
     await mock.reset();
-    expect(mock.coverage().summary).toEqual({
+    expect((await mock.coverage()).summary).toEqual({
       documented: 8,
       covered: 2,
       percent: 25,
       violations: 0,
     });
-    expect(mock.coverage({ format: 'markdown' })).toContain('| getPet | GET |');
+    expect(await mock.coverage({ format: 'markdown' })).toContain('| getPet | GET |');
     await listPets({ 'X-Mock-Session': 'worker-9' });
-    expect(mock.coverage({ session: 'worker-9' }).summary.covered).toBe(1);
-    mock.clearCoverage('worker-9');
-    expect(mock.coverage({ session: 'worker-9' }).summary.covered).toBe(0);
-    expect(mock.coverage().summary.covered).toBe(2);
-    mock.clearCoverage();
-    expect(mock.coverage().summary.covered).toBe(0);
+    expect((await mock.coverage({ session: 'worker-9' })).summary.covered).toBe(1);
+    await mock.clearCoverage('worker-9');
+    expect((await mock.coverage({ session: 'worker-9' })).summary.covered).toBe(0);
+    expect((await mock.coverage()).summary.covered).toBe(2);
+    await mock.clearCoverage();
+    expect((await mock.coverage()).summary.covered).toBe(0);
   });
 
   it('refuses bad options with the CLI checks, naming the option', async () => {

@@ -33,8 +33,7 @@ const VALIDATOR = [
 /** The pet API's steps before the one that answers. */
 const PET_API = [
   'noticeDeprecation',
-  'recordInJournal',
-  'recordCoverage',
+  'recordCall',
   'authenticate',
   'attachSession',
   'findOperation',

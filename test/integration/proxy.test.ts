@@ -78,7 +78,7 @@ describe('proxy mode, towards another mock that keeps to the contract', () => {
     ['/pets/999', UPSTREAM_AUTH],
     ['/pets', { Authorization: 'Bearer not-the-key' }],
   ])('GET %s: the same status, body bytes and type as the real service', async (path, auth) => {
-    const { app, sessions } = await proxyApp(real.url);
+    const { app, state } = await proxyApp(real.url);
     const direct = await fetch(`${real.url}${path}`, { headers: auth });
     const directText = await direct.text();
     const proxied = await request(app).get(`/v1${path}`).set(auth);
@@ -88,7 +88,7 @@ describe('proxy mode, towards another mock that keeps to the contract', () => {
     if (direct.status === 401) {
       expect(proxied.headers['www-authenticate']).toBe(direct.headers.get('www-authenticate'));
     }
-    const [entry] = sessions.default.journal.list(1);
+    const [entry] = await state.journal(undefined, 1);
     expect(entry).toMatchObject({ status: direct.status, validationErrors: [] });
   });
 
@@ -131,10 +131,10 @@ describe('proxy mode, towards a service that breaks the contract', () => {
 
   it('relays a pet with status "lost" unchanged, journaling and logging the violation', async () => {
     const upstream = await scripted({ 'GET /pets': json(200, LOST) });
-    const { app, sessions, logs } = await proxyApp(upstream.url);
+    const { app, state, logs } = await proxyApp(upstream.url);
     const res = await request(app).get('/v1/pets').set(AUTH).expect(200);
     expect(res.text).toBe(JSON.stringify(LOST));
-    const [entry] = sessions.default.journal.list(1);
+    const [entry] = await state.journal(undefined, 1);
     expect(entry?.status).toBe(200);
     expect(entry?.validationErrors).toEqual([
       expect.stringMatching(/^\/response\/0\/status must be equal to one of the allowed values/),
@@ -148,10 +148,10 @@ describe('proxy mode, towards a service that breaks the contract', () => {
     const upstream = await scripted({
       'GET /pets/1': json(200, { id: '1', name: 'Rex', categoryId: 1 }),
     });
-    const { app, sessions } = await proxyApp(upstream.url);
+    const { app, state } = await proxyApp(upstream.url);
     const res = await request(app).get('/v1/pets/1').set(AUTH).expect(200);
     expect(res.body).toEqual({ id: '1', name: 'Rex', categoryId: 1 });
-    expect(sessions.default.journal.list(1)[0]?.validationErrors).toEqual([
+    expect((await state.journal(undefined, 1))[0]?.validationErrors).toEqual([
       '/response/id must be integer',
     ]);
   });
@@ -161,11 +161,11 @@ describe('proxy mode, towards a service that breaks the contract', () => {
     [500, { status: 500, headers: { 'Content-Type': 'text/html' }, body: '<h1>oops</h1>' }],
   ])('relays an undocumented status %i as it came, naming the status', async (status, answer) => {
     const upstream = await scripted({ 'GET /pets': answer });
-    const { app, sessions } = await proxyApp(upstream.url);
+    const { app, state } = await proxyApp(upstream.url);
     const res = await request(app).get('/v1/pets').set(AUTH);
     expect(res.status).toBe(status);
     expect(res.text).toBe(answer.body);
-    expect(sessions.default.journal.list(1)[0]?.validationErrors).toEqual([
+    expect((await state.journal(undefined, 1))[0]?.validationErrors).toEqual([
       `/response status ${status} is not documented for listPets (200, 401)`,
     ]);
   });
@@ -186,7 +186,7 @@ describe('proxy mode, towards a service that breaks the contract', () => {
     'relays a body that is %s byte for byte, naming the problem',
     async (_label, answer, named) => {
       const upstream = await scripted({ 'GET /pets': answer });
-      const { app, sessions } = await proxyApp(upstream.url);
+      const { app, state } = await proxyApp(upstream.url);
       const res = await request(app)
         .get('/v1/pets')
         .set(AUTH)
@@ -200,7 +200,7 @@ describe('proxy mode, towards a service that breaks the contract', () => {
         });
       expect(res.status).toBe(200);
       expect(res.body).toBe(answer.body);
-      expect(sessions.default.journal.list(1)[0]?.validationErrors).toEqual([
+      expect((await state.journal(undefined, 1))[0]?.validationErrors).toEqual([
         expect.stringContaining(named),
       ]);
     },
@@ -209,10 +209,10 @@ describe('proxy mode, towards a service that breaks the contract', () => {
   it('names an int64 beyond its range, which the validator sees rounded, and keeps its digits', async () => {
     const text = '[{"id":9223372036854775808,"name":"Rex","categoryId":1}]';
     const upstream = await scripted({ 'GET /pets': json(200, text) });
-    const { app, sessions } = await proxyApp(upstream.url);
+    const { app, state } = await proxyApp(upstream.url);
     const res = await request(app).get('/v1/pets').set(AUTH).expect(200);
     expect(res.text).toBe(text);
-    expect(sessions.default.journal.list(1)[0]?.validationErrors).toEqual([
+    expect((await state.journal(undefined, 1))[0]?.validationErrors).toEqual([
       expect.stringMatching(/^\/response\/0\/id must be an int64/),
     ]);
   });
@@ -226,7 +226,7 @@ describe('proxy mode, --proxy-strict', () => {
         'Cache-Control': 'max-age=60',
       }),
     });
-    const { app, sessions, logs } = await proxyApp(upstream.url, { strict: true });
+    const { app, state, logs } = await proxyApp(upstream.url, { strict: true });
     const res = await request(app).get('/v1/pets').set(AUTH);
     const body = expectError(res, 502, 'contract_violation');
     expect(body.message).toContain('listPets');
@@ -234,7 +234,7 @@ describe('proxy mode, --proxy-strict', () => {
     expect(body.message).toContain('/response/0/status');
     expect(res.headers.etag).toBeUndefined();
     expect(res.headers['cache-control']).toBeUndefined();
-    const [entry] = sessions.default.journal.list(1);
+    const [entry] = await state.journal(undefined, 1);
     expect(entry?.status).toBe(502);
     expect(entry?.validationErrors).toHaveLength(2);
     expect(warnLines(logs)).toHaveLength(1);
@@ -379,11 +379,11 @@ describe('proxy mode: scenarios, Prefer and sessions', () => {
       source: 'test',
     };
     const scenarios = new Map([...shippedScenarios, ['late', late]]);
-    const { app, sessions } = await proxyApp(upstream.url, { scenarios });
+    const { app, state } = await proxyApp(upstream.url, { scenarios });
     await request(app).get('/v1/pets').set(AUTH).set('X-Mock-Scenario', 'late').expect(200);
     await request(app).get('/v1/pets').set(AUTH).set('Prefer', 'code=200').expect(200);
     expect(upstream.received).toHaveLength(2);
-    expect(sessions.default.journal.list(2).map((entry) => entry.scenario)).toEqual([
+    expect((await state.journal(undefined, 2)).map((entry) => entry.scenario)).toEqual([
       'Prefer: code=200',
       'scenario late',
     ]);
@@ -391,11 +391,11 @@ describe('proxy mode: scenarios, Prefer and sessions', () => {
 
   it('X-Mock-Session keeps its own journal; the real service sees no session', async () => {
     const upstream = await scripted({ default: json(200, []) });
-    const { app, sessions } = await proxyApp(upstream.url);
+    const { app, state } = await proxyApp(upstream.url);
     await request(app).get('/v1/pets').set(AUTH).set('X-Mock-Session', 'worker-1').expect(200);
     expect(upstream.received[0]?.headers['x-mock-session']).toBeUndefined();
-    expect(sessions.get('worker-1').journal.list(5)).toHaveLength(1);
-    expect(sessions.default.journal.list(5)).toHaveLength(0);
+    expect(await state.journal('worker-1', 5)).toHaveLength(1);
+    expect(await state.journal(undefined, 5)).toHaveLength(0);
   });
 
   it('auth is still checked first: no credentials never reach the real service', async () => {

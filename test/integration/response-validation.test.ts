@@ -5,8 +5,7 @@ import type { Test } from 'supertest';
 import { createApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { loadMock } from '../../src/server/load-mock.js';
-import { createSession } from '../../src/state/create-session.js';
-import { SessionRegistry } from '../../src/state/session-registry.js';
+import { LocalState } from '../../src/state/local-state.js';
 import type { Pet } from '../../src/state/pet.js';
 import { PetStore } from '../../src/state/pet-store.js';
 import type { StoreData } from '../../src/state/store-data.js';
@@ -101,15 +100,14 @@ describe('in the configuration that ships', () => {
     const deps = await loadMock(command.config, logger);
     expect(deps.validation).toBeUndefined();
     const store = uncheckedStore([{ id: 1, name: 'x', categoryId: 1.5 }]);
-    const options = { initial: { nextId: 2, pets: [] }, seed: 1, journalSize: 10 };
-    const sessions = new SessionRegistry(
-      createSession(undefined, store, options),
-      () => {
-        throw new Error('no named sessions here');
-      },
-      1,
-    );
-    const app = createApp({ ...deps, sessions });
+    const state = new LocalState({
+      kind: 'memory',
+      defaultStore: store,
+      initial: { nextId: 2, pets: [] },
+      journalSize: 10,
+      maxSessions: 1,
+    });
+    const app = createApp({ ...deps, state });
     const res = await request(app).get('/v1/pets').set(AUTH);
     expect(expectError(res, 500, 'internal_error').message).toContain('categoryId');
     expect(lines.filter((line) => line.level === 50)).toHaveLength(1);

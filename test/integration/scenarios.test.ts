@@ -545,7 +545,7 @@ describe('start-up scenario (--scenario)', () => {
     const command = loadConfig(['--scenario', 'not-found', '--log-level', 'silent'], {});
     if (command.kind !== 'run') throw new Error('expected a run command');
     const deps = await loadMock(command.config, pino({ level: 'silent' }));
-    expect(deps.sessions.default.scenarios.active?.scenario.name).toBe('not-found');
+    expect((await deps.state.active(undefined))?.name).toBe('not-found');
   });
 
   it('MOCK_SCENARIO works like --scenario', async () => {

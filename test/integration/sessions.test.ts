@@ -9,7 +9,7 @@ import {
   petHeaders,
   sessionHeader,
 } from '../helpers/scenario-http.js';
-import { AUTH, createTestApp, fixturePets } from '../helpers/test-app.js';
+import { AUTH, createTestApp, fixturePets, isLive, liveCount } from '../helpers/test-app.js';
 
 const INITIAL_NAMES = fixturePets.map((pet) => pet.name);
 const KNOWN_ID = fixturePets[0]?.id ?? 1;
@@ -174,51 +174,51 @@ describe('X-Mock-Session isolation', () => {
 
 describe('the LRU bound on live sessions', () => {
   it('with maxSessions 2, using a, b then c drops a: a comes back fresh', async () => {
-    const { app, sessions } = await createTestApp({ maxSessions: 2 });
+    const { app, state } = await createTestApp({ maxSessions: 2 });
     await createPetVia(app, 'A-pet', 'a');
     await createPetVia(app, 'B-pet', 'b');
     await createPetVia(app, 'C-pet', 'c');
-    expect(sessions.size).toBe(2);
-    expect(sessions.has('a')).toBe(false);
+    expect(await liveCount(state)).toBe(2);
+    expect(await isLive(state, 'a')).toBe(false);
     expect(await listNames(app, 'a')).toEqual(INITIAL_NAMES);
   });
 
   it('with maxSessions 2, using a, b, a then c drops b and keeps a', async () => {
-    const { app, sessions } = await createTestApp({ maxSessions: 2 });
+    const { app, state } = await createTestApp({ maxSessions: 2 });
     await createPetVia(app, 'A-pet', 'a');
     await createPetVia(app, 'B-pet', 'b');
     await request(app).get('/v1/pets').set(petHeaders('a')).expect(200);
     await createPetVia(app, 'C-pet', 'c');
-    expect(sessions.has('b')).toBe(false);
+    expect(await isLive(state, 'b')).toBe(false);
     expect(await listNames(app, 'a')).toContain('A-pet');
     expect(await listNames(app, 'b')).toEqual(INITIAL_NAMES);
   });
 
   it('an admin switch counts as use of a session', async () => {
-    const { app, sessions } = await createTestApp({ maxSessions: 2 });
+    const { app, state } = await createTestApp({ maxSessions: 2 });
     await createPetVia(app, 'A-pet', 'a');
     await createPetVia(app, 'B-pet', 'b');
     await request(app).delete('/__admin/scenario').set(sessionHeader('a')).expect(204);
     await createPetVia(app, 'C-pet', 'c');
-    expect(sessions.has('a')).toBe(true);
-    expect(sessions.has('b')).toBe(false);
+    expect(await isLive(state, 'a')).toBe(true);
+    expect(await isLive(state, 'b')).toBe(false);
   });
 
   it('admin reads (the console polls them) neither create a session nor keep one', async () => {
-    const { app, sessions } = await createTestApp({ maxSessions: 2 });
+    const { app, state } = await createTestApp({ maxSessions: 2 });
     await createPetVia(app, 'A-pet', 'a');
     await createPetVia(app, 'B-pet', 'b');
     for (const path of ['/__admin/scenarios', '/__admin/requests', '/__admin/coverage']) {
       await request(app).get(path).set(sessionHeader('gone')).expect(200);
       await request(app).get(path).set(sessionHeader('a')).expect(200);
     }
-    expect(sessions.has('gone')).toBe(false);
+    expect(await isLive(state, 'gone')).toBe(false);
     const journal = await request(app).get('/__admin/requests').set(sessionHeader('gone'));
     expect(journal.body).toEqual({ requests: [] });
-    expect([sessions.has('a'), sessions.has('b')]).toEqual([true, true]);
+    expect([await isLive(state, 'a'), await isLive(state, 'b')]).toEqual([true, true]);
     await createPetVia(app, 'C-pet', 'c'); // a, used before b, goes: the reads did not count
-    expect(sessions.has('a')).toBe(false);
-    expect(sessions.has('b')).toBe(true);
+    expect(await isLive(state, 'a')).toBe(false);
+    expect(await isLive(state, 'b')).toBe(true);
   });
 
   it('a dropped session loses its scenario too', async () => {
@@ -240,7 +240,7 @@ describe('invalid session ids', () => {
   it.each(['bad id!', 'x'.repeat(65), 'a/b', 'ü'])(
     'the pet API refuses X-Mock-Session %j with 422 invalid_session',
     async (id) => {
-      const { app, store, sessions } = await createTestApp();
+      const { app, store, state } = await createTestApp();
       const before = store.size;
       const res = await request(app)
         .post('/v1/pets')
@@ -250,7 +250,7 @@ describe('invalid session ids', () => {
       const body = expectError(res, 422, 'invalid_session');
       expect(body.message).toMatch(/control plane/);
       expect(store.size).toBe(before);
-      expect(sessions.size).toBe(0);
+      expect(await liveCount(state)).toBe(0);
     },
   );
 
@@ -292,10 +292,10 @@ describe('invalid session ids', () => {
   });
 
   it('admin GET /__admin/sessions is not session-scoped: it ignores the header, creating nothing', async () => {
-    const { app, sessions } = await createTestApp();
+    const { app, state } = await createTestApp();
     const res = await request(app).get('/__admin/sessions').set('X-Mock-Session', 'w9');
     expect(res.body).toEqual({ sessions: [{ id: null, active: null }] });
-    expect(sessions.size).toBe(0);
+    expect(await liveCount(state)).toBe(0);
   });
 
   // admin-openapi.yaml gives health the Session parameter ("another value is refused with 422

@@ -15,6 +15,7 @@ import {
   AUTH,
   contract,
   createTestApp,
+  isLive,
   shippedScenarios,
   type TestApp,
 } from '../helpers/test-app.js';
@@ -184,9 +185,12 @@ export class FuzzWorld {
     return this.#app.store.size;
   }
 
-  #storeSize(key: string): number {
+  /** A session's pets: the initial ones while it is not live (a read of its size creates none). */
+  async #storeSize(key: string): Promise<number> {
     if (key === DEFAULT_SESSION) return this.#app.store.size;
-    return this.#app.sessions.peek(key)?.store.size ?? this.#initial.length;
+    const { state } = this.#app;
+    if (!(await isLive(state, key))) return this.#initial.length;
+    return (await state.listPets(key, { limit: Number.MAX_SAFE_INTEGER })).length;
   }
 
   #resolve(plan: RequestPlan): Sent {
@@ -313,7 +317,7 @@ export class FuzzWorld {
   async run(plan: RequestPlan): Promise<void> {
     const sent = this.#resolve(plan);
     const keys = [...this.#stores.keys()];
-    const before = keys.map((key) => this.#storeSize(key));
+    const before = await Promise.all(keys.map((key) => this.#storeSize(key)));
     let received: Received;
     try {
       received = await this.#send(sent);
@@ -338,7 +342,7 @@ export class FuzzWorld {
       problems.push(...this.#checkSuccess(plan, sent, received));
     }
 
-    const after = keys.map((key) => this.#storeSize(key));
+    const after = await Promise.all(keys.map((key) => this.#storeSize(key)));
     const grown = keys.filter((_key, i) => (after[i] ?? 0) !== (before[i] ?? 0));
     const created = received.status === 201 ? 1 : 0;
     const growth = keys.reduce((sum, _key, i) => sum + (after[i] ?? 0) - (before[i] ?? 0), 0);

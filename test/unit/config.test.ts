@@ -37,6 +37,10 @@ describe('loadConfig: defaults', () => {
       port: 4010,
       host: '127.0.0.1',
       db: undefined,
+      stateUrl: undefined,
+      statePrefix: 'petstore-mock:',
+      stateTimeout: 2000,
+      sessionTtl: 3_600_000,
       seed: undefined,
       count: undefined,
       fixtures: defaultFixturesPath,
@@ -175,6 +179,26 @@ const OPTION_CASES: OptionCase[] = [
     fromEnv: { db: '/data/env.json' },
     fromFlag: { db: '/data/flag.json' },
   },
+  {
+    name: 'stateUrl',
+    flag: 'state-url',
+    env: 'MOCK_STATE_URL',
+    envValue: 'redis://10.0.0.5:6379/2',
+    flagValue: 'rediss://user:secret@redis.example:6380',
+    fromEnv: { stateUrl: 'redis://10.0.0.5:6379/2' },
+    fromFlag: { stateUrl: 'rediss://user:secret@redis.example:6380' },
+  },
+  {
+    name: 'statePrefix',
+    flag: 'state-prefix',
+    env: 'MOCK_STATE_PREFIX',
+    envValue: 'team-a:',
+    flagValue: 'team-b:',
+    fromEnv: { statePrefix: 'team-a:' },
+    fromFlag: { statePrefix: 'team-b:' },
+  },
+  integerCase('stateTimeout', 'state-timeout', 'MOCK_STATE_TIMEOUT', 500, 5000),
+  integerCase('sessionTtl', 'session-ttl', 'MOCK_SESSION_TTL', 60_000, 120_000),
   {
     // The config keeps what was given: the count of --seed alone is chosen by the server.
     name: 'seed',
@@ -424,6 +448,30 @@ interface BadCase {
 }
 
 const BAD_VALUES: BadCase[] = [
+  {
+    what: '--state-url http://127.0.0.1:6379',
+    argv: ['--state-url', 'http://127.0.0.1:6379'],
+    env: {},
+    names: '--state-url',
+  },
+  {
+    what: 'MOCK_STATE_URL=redis://host/abc',
+    argv: [],
+    env: { MOCK_STATE_URL: 'redis://host/abc' },
+    names: 'MOCK_STATE_URL',
+  },
+  {
+    what: '--db with MOCK_STATE_URL',
+    argv: ['--db', 'pets.json'],
+    env: { MOCK_STATE_URL: 'redis://127.0.0.1:6379' },
+    names: '--db',
+  },
+  {
+    what: '--state-timeout 50',
+    argv: ['--state-timeout', '50'],
+    env: {},
+    names: '--state-timeout',
+  },
   {
     what: '--coverage-report report.txt',
     argv: ['--coverage-report', 'report.txt'],

@@ -1,6 +1,10 @@
 import { ScenarioSwitch } from '../../src/state/scenario-switch.js';
-import type { Scenario } from '../../src/contract/scenario.js';
+import { ruleFor, type Rule, type Scenario } from '../../src/contract/scenario.js';
+import type { CoverageTally } from '../../src/state/coverage-tally.js';
 import { createSessionFactory } from '../../src/state/create-session.js';
+import { LocalState } from '../../src/state/local-state.js';
+import type { FinishedCall, MockState } from '../../src/state/mock-state.js';
+import { createMemoryStore } from '../../src/state/open-store.js';
 import { Journal, type JournalRecord } from '../../src/state/request-journal.js';
 import { InvalidSessionError, SessionRegistry } from '../../src/state/session-registry.js';
 import { resetSession, type Session } from '../../src/state/session.js';
@@ -116,80 +120,98 @@ const unauthorized: Scenario = {
   source: 'test',
   rules: [{ operations: 'all', status: 401 }],
 };
+const known: ReadonlyMap<string, Scenario> = new Map([
+  [notFound.name, notFound],
+  [unauthorized.name, unauthorized],
+]);
+
+/** The names of the known scenarios with a rule for an operation: what a switch may take for it. */
+function matching(operationId: string): string[] {
+  return [...known.values()].filter((s) => ruleFor(s, operationId)).map((s) => s.name);
+}
+
+/** Takes the switch for an operation, as the scenario step does: the rule it forces, if any. */
+function take(scenarios: ScenarioSwitch, operationId: string): Rule | undefined {
+  const name = scenarios.take(matching(operationId));
+  const scenario = name === undefined ? undefined : known.get(name);
+  return scenario && ruleFor(scenario, operationId);
+}
 
 describe('ScenarioSwitch', () => {
   it('starts off without an initial scenario', () => {
-    const scenarios = new ScenarioSwitch();
-    expect(scenarios.active).toBeUndefined();
-    expect(scenarios.take('getPet')).toBeUndefined();
+    const scenarios = new ScenarioSwitch(undefined);
+    expect(scenarios.active).toBeNull();
+    expect(scenarios.take(matching('getPet'))).toBeUndefined();
   });
 
   it('answers the matching rule until switched off', () => {
-    const scenarios = new ScenarioSwitch();
-    scenarios.activate(notFound);
+    const scenarios = new ScenarioSwitch(undefined);
+    scenarios.activate('not-found');
     for (let i = 0; i < 5; i += 1) {
-      expect(scenarios.take('getPet')).toEqual({ scenario: notFound, rule: notFound.rules[0] });
+      expect(scenarios.take(matching('getPet'))).toBe('not-found');
     }
-    expect(scenarios.active).toEqual({ scenario: notFound, remaining: undefined });
+    expect(take(scenarios, 'getPet')).toBe(notFound.rules[0]);
+    expect(scenarios.active).toEqual({ name: 'not-found', remaining: null });
     scenarios.deactivate();
-    expect(scenarios.active).toBeUndefined();
-    expect(scenarios.take('getPet')).toBeUndefined();
+    expect(scenarios.active).toBeNull();
+    expect(take(scenarios, 'getPet')).toBeUndefined();
   });
 
   it('gives no rule for an operation the scenario does not match', () => {
-    const scenarios = new ScenarioSwitch();
-    scenarios.activate(notFound);
-    expect(scenarios.take('listPets')).toBeUndefined();
+    const scenarios = new ScenarioSwitch(undefined);
+    scenarios.activate('not-found');
+    expect(scenarios.take(matching('listPets'))).toBeUndefined();
+    expect(scenarios.take([])).toBeUndefined();
   });
 
   it('counts only matching operations against times', () => {
-    const scenarios = new ScenarioSwitch();
-    scenarios.activate(notFound, 2);
-    expect(scenarios.take('listPets')).toBeUndefined();
-    expect(scenarios.take('createPet')).toBeUndefined();
+    const scenarios = new ScenarioSwitch(undefined);
+    scenarios.activate('not-found', 2);
+    expect(take(scenarios, 'listPets')).toBeUndefined();
+    expect(take(scenarios, 'createPet')).toBeUndefined();
     expect(scenarios.active?.remaining).toBe(2);
-    expect(scenarios.take('getPet')?.rule.status).toBe(404);
+    expect(take(scenarios, 'getPet')?.status).toBe(404);
     expect(scenarios.active?.remaining).toBe(1);
-    expect(scenarios.take('listPets')).toBeUndefined();
-    expect(scenarios.take('getPet')?.rule.status).toBe(404);
-    expect(scenarios.active).toBeUndefined();
-    expect(scenarios.take('getPet')).toBeUndefined();
+    expect(take(scenarios, 'listPets')).toBeUndefined();
+    expect(take(scenarios, 'getPet')?.status).toBe(404);
+    expect(scenarios.active).toBeNull();
+    expect(take(scenarios, 'getPet')).toBeUndefined();
   });
 
   it('switches off after one request with times 1', () => {
-    const scenarios = new ScenarioSwitch();
-    scenarios.activate(unauthorized, 1);
-    expect(scenarios.take('listPets')?.rule.status).toBe(401);
-    expect(scenarios.take('listPets')).toBeUndefined();
+    const scenarios = new ScenarioSwitch(undefined);
+    scenarios.activate('unauthorized', 1);
+    expect(take(scenarios, 'listPets')?.status).toBe(401);
+    expect(take(scenarios, 'listPets')).toBeUndefined();
   });
 
   it('replaces the active scenario on a new activation', () => {
-    const scenarios = new ScenarioSwitch();
-    scenarios.activate(notFound, 3);
-    scenarios.activate(unauthorized);
-    expect(scenarios.active).toEqual({ scenario: unauthorized, remaining: undefined });
+    const scenarios = new ScenarioSwitch(undefined);
+    scenarios.activate('not-found', 3);
+    scenarios.activate('unauthorized');
+    expect(scenarios.active).toEqual({ name: 'unauthorized', remaining: null });
   });
 
   it('resets to the initial scenario, and to off without one', () => {
-    const withInitial = new ScenarioSwitch(notFound);
-    expect(withInitial.active?.scenario).toBe(notFound);
-    withInitial.activate(unauthorized, 1);
+    const withInitial = new ScenarioSwitch('not-found');
+    expect(withInitial.active?.name).toBe('not-found');
+    withInitial.activate('unauthorized', 1);
     withInitial.reset();
-    expect(withInitial.active).toEqual({ scenario: notFound, remaining: undefined });
+    expect(withInitial.active).toEqual({ name: 'not-found', remaining: null });
     withInitial.deactivate();
     withInitial.reset();
-    expect(withInitial.active?.scenario).toBe(notFound);
+    expect(withInitial.active?.name).toBe('not-found');
 
-    const without = new ScenarioSwitch();
-    without.activate(unauthorized);
+    const without = new ScenarioSwitch(undefined);
+    without.activate('unauthorized');
     without.reset();
-    expect(without.active).toBeUndefined();
+    expect(without.active).toBeNull();
   });
 });
 
 describe('SessionRegistry', () => {
   const initial = storeDataFrom([{ id: 1, name: 'Bella', categoryId: 3 }]);
-  const options = { initial, seed: 1, journalSize: 5 };
+  const options = { initial, journalSize: 5 };
 
   function registry(maxSessions: number): { sessions: SessionRegistry; created: string[] } {
     const factory = createSessionFactory(options);
@@ -294,17 +316,175 @@ describe('resetSession', () => {
     const initial = storeDataFrom([{ id: 1, name: 'Bella', categoryId: 3 }]);
     const session = createSessionFactory({
       initial,
-      seed: 1,
       journalSize: 5,
-      startupScenario: notFound,
+      startupScenario: 'not-found',
     })('s');
     await session.store.create({ name: 'New', categoryId: 1 });
-    session.scenarios.activate(unauthorized);
+    session.scenarios.activate('unauthorized');
     session.journal.record(entry(1));
     await resetSession(session);
     expect(session.store.size).toBe(1);
     expect(session.store.get(2)).toBeUndefined();
-    expect(session.scenarios.active?.scenario).toBe(notFound);
+    expect(session.scenarios.active).toEqual({ name: 'not-found', remaining: null });
     expect(session.journal.list(10)).toEqual([]);
+  });
+});
+
+describe('LocalState', () => {
+  const initial = storeDataFrom([{ id: 1, name: 'Bella', categoryId: 3 }]);
+
+  function localState(maxSessions: number): LocalState {
+    return new LocalState({
+      kind: 'memory',
+      defaultStore: createMemoryStore(initial),
+      initial,
+      journalSize: 5,
+      maxSessions,
+      startupScenario: 'not-found',
+    });
+  }
+
+  /** The live named sessions, most recently used first. */
+  async function liveIds(state: MockState): Promise<(string | null)[]> {
+    return (await state.sessions()).map((s) => s.id).filter((id) => id !== null);
+  }
+
+  /** A finished listPets call as the recording step hands it over. */
+  function call(session: string | undefined, authenticated: boolean, n: number): FinishedCall {
+    const status = authenticated ? 200 : 401;
+    return {
+      session,
+      authenticated,
+      journal: { ...entry(n), status },
+      coverage: {
+        kind: 'operation',
+        operationId: 'listPets',
+        status,
+        forced: false,
+        brokeContract: false,
+      },
+    };
+  }
+
+  function count(tally: CoverageTally | undefined, status: number): number {
+    return tally?.statusesOf('listPets').get(status)?.count ?? 0;
+  }
+
+  it('opens the default session without counting it, named ones on first use', async () => {
+    const state = localState(2);
+    await state.beginCall(undefined, undefined);
+    expect(await state.sessions()).toEqual([
+      { id: null, active: { name: 'not-found', remaining: null } },
+    ]);
+    await state.beginCall('a', undefined);
+    await state.beginCall('a', undefined);
+    expect(await liveIds(state)).toEqual(['a']);
+  });
+
+  it('starts each session from the initial data with its own pets', async () => {
+    const state = localState(3);
+    await state.createPet('a', { name: 'Only in a', categoryId: 1 });
+    const names = async (session: string | undefined): Promise<string[]> =>
+      (await state.listPets(session, { limit: 10 })).map((pet) => pet.name);
+    expect(await names('a')).toEqual(['Bella', 'Only in a']);
+    expect(await names('b')).toEqual(['Bella']);
+    expect(await names(undefined)).toEqual(['Bella']);
+    expect(await state.petCount()).toBe(1);
+  });
+
+  it('takes the switch only with the matching names, and leaves it alone without them', async () => {
+    const state = localState(2);
+    await state.activate('a', 'unauthorized', 2);
+    expect(await state.beginCall('a', undefined)).toBeUndefined();
+    expect(await state.beginCall('a', matching('getPet'))).toBe('unauthorized');
+    expect(await state.active('a')).toEqual({ name: 'unauthorized', remaining: 1 });
+    expect(await state.beginCall('a', ['not-found'])).toBeUndefined();
+    expect(await state.beginCall('a', matching('listPets'))).toBe('unauthorized');
+    expect(await state.active('a')).toBeNull();
+    // The default session's start-up scenario is its own.
+    expect(await state.beginCall(undefined, matching('getPet'))).toBe('not-found');
+  });
+
+  it('drops the least recently used: a, b, a, c drops b', async () => {
+    const state = localState(2);
+    for (const id of ['a', 'b', 'a', 'c']) await state.beginCall(id, undefined);
+    expect(await liveIds(state)).toEqual(['c', 'a']);
+  });
+
+  it('reads neither create a session nor make one more recent', async () => {
+    const state = localState(2);
+    expect(await state.journal('x', 5)).toEqual([]);
+    expect(await state.active('x')).toBeNull();
+    expect(await state.coverage({ session: 'x' })).toBeUndefined();
+    expect(await liveIds(state)).toEqual([]);
+
+    await state.beginCall('a', undefined);
+    await state.beginCall('b', undefined);
+    await state.journal('a', 5);
+    await state.active('a');
+    await state.coverage({ session: 'a' });
+    await state.sessions();
+    await state.beginCall('c', undefined);
+    expect(await liveIds(state)).toEqual(['c', 'b']);
+  });
+
+  it('records an unauthenticated call in the live session it names, else the default one, creating none', async () => {
+    const state = localState(2);
+    await state.beginCall('live', undefined);
+    state.recordCall(call('live', false, 1));
+    state.recordCall(call('not-live', false, 2));
+    state.recordCall(call(undefined, false, 3));
+    expect((await state.journal('live', 5)).map((e) => e.requestId)).toEqual(['r1']);
+    expect((await state.journal(undefined, 5)).map((e) => e.requestId)).toEqual(['r3', 'r2']);
+    expect(await liveIds(state)).toEqual(['live']);
+    expect(count(await state.coverage({ session: 'live' }), 401)).toBe(1);
+    expect(count(await state.coverage({ suite: true }), 401)).toBe(3);
+  });
+
+  it('records an authenticated call in its session, created if new', async () => {
+    const state = localState(2);
+    state.recordCall(call('w', true, 1));
+    expect(await liveIds(state)).toEqual(['w']);
+    expect((await state.journal('w', 5)).map((e) => e.requestId)).toEqual(['r1']);
+    expect(await state.journal(undefined, 5)).toEqual([]);
+    expect(count(await state.coverage({ session: 'w' }), 200)).toBe(1);
+    expect(count(await state.coverage({ suite: true }), 200)).toBe(1);
+  });
+
+  it('keeps the answers of dropped sessions in the suite’s coverage; clears one or all', async () => {
+    const state = localState(1);
+    state.recordCall(call('a', true, 1));
+    state.recordCall(call('b', true, 2));
+    expect(await liveIds(state)).toEqual(['b']);
+    expect(count(await state.coverage({ suite: true }), 200)).toBe(2);
+    await state.clearCoverage('b');
+    expect(count(await state.coverage({ session: 'b' }), 200)).toBe(0);
+    expect(count(await state.coverage({ suite: true }), 200)).toBe(2);
+    await state.clearCoverage(undefined);
+    expect(count(await state.coverage({ suite: true }), 200)).toBe(0);
+  });
+
+  it('resets pets, switch and journal, and keeps coverage', async () => {
+    const state = localState(2);
+    await state.createPet('s', { name: 'New', categoryId: 1 });
+    await state.activate('s', 'unauthorized');
+    state.recordCall(call('s', true, 1));
+    await state.reset('s');
+    expect((await state.listPets('s', { limit: 10 })).map((pet) => pet.id)).toEqual([1]);
+    expect(await state.active('s')).toEqual({ name: 'not-found', remaining: null });
+    expect(await state.journal('s', 10)).toEqual([]);
+    expect(count(await state.coverage({ session: 's' }), 200)).toBe(1);
+  });
+
+  it.each(['', 'bad id!', 'x'.repeat(65)])('refuses the id %j, creating nothing', async (id) => {
+    const state = localState(2);
+    // Through an async function: a backend may throw at once or reject.
+    const refused = async (run: () => Promise<unknown>): Promise<void> => {
+      await expect((async () => run())()).rejects.toBeInstanceOf(InvalidSessionError);
+    };
+    await refused(() => state.beginCall(id, undefined));
+    await refused(() => state.activate(id, 'unauthorized'));
+    await refused(() => state.journal(id, 5));
+    expect(await liveIds(state)).toEqual([]);
   });
 });

@@ -1,0 +1,87 @@
+import type { Logger } from 'pino';
+import { ConfigError } from '../config/config-error.js';
+import type { Config } from '../config/settings.js';
+import type { Contract } from '../contract/load-contract.js';
+import { LocalState } from '../state/local-state.js';
+import type { MockState } from '../state/mock-state.js';
+import { openPetStore } from '../state/open-store.js';
+import { PrefixTakenError, RedisState } from '../state/redis-state.js';
+import { StoreBudget } from '../state/store-budget.js';
+import type { StoreData } from '../state/store-data.js';
+import { createHash } from '../util/builtins.js';
+import { stringifyJson } from '../util/json-codec.js';
+
+/** What the state starts from, and what to tell apart on a shared prefix. */
+export interface StateSources {
+  readonly initial: StoreData;
+  /** How the initial data was made, in words: `seed 1, count 100` or `fixtures <file>`. */
+  readonly initialSource: string;
+  readonly contract: Contract;
+  readonly startupScenario: string | undefined;
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(stringifyJson(value)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The state the config asks for: Redis with --state-url, else this process's (the default
+ * session's pets in the --db file, or in memory).
+ */
+export async function openState(
+  config: Config,
+  sources: StateSources,
+  logger: Logger,
+): Promise<MockState> {
+  const { initial, startupScenario } = sources;
+  // Each session's share of the journals, the default session's included, so all of them fit.
+  const journalBytes = Math.floor(config.journalBytes / (config.maxSessions + 1));
+  if (config.stateUrl !== undefined) {
+    try {
+      return await RedisState.connect({
+        url: config.stateUrl,
+        prefix: config.statePrefix,
+        timeout: config.stateTimeout,
+        sessionTtl: config.sessionTtl,
+        maxSessions: config.maxSessions,
+        maxPets: config.maxPets,
+        maxStoreBytes: config.maxStoreBytes,
+        initial,
+        startupScenario,
+        journalSize: config.journalSize,
+        journalBytes,
+        identity: {
+          contract: `sha256 ${digest(sources.contract.document)}`,
+          initial: `${sources.initialSource} (sha256 ${digest(initial.pets)})`,
+        },
+        onLostRecords: (count, error) => {
+          logger.warn({ err: error, count }, 'journal and coverage records lost: Redis is away');
+        },
+      });
+    } catch (error) {
+      // Another mock's data on the prefix is a setting to change, not a failure to retry.
+      if (error instanceof PrefixTakenError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
+  const budget = new StoreBudget(config);
+  const defaultStore = await openPetStore({
+    initial,
+    db: config.db,
+    checkPet: sources.contract.checkSchema('Pet'),
+    budget,
+    warn: (message) => {
+      logger.warn(message);
+    },
+  });
+  return new LocalState({
+    kind: config.db === undefined ? 'memory' : 'file',
+    defaultStore,
+    initial,
+    budget,
+    maxSessions: config.maxSessions,
+    journalSize: config.journalSize,
+    journalBytes,
+    startupScenario,
+  });
+}

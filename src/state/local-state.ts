@@ -1,0 +1,143 @@
+import type { Int64 } from '../util/int64.js';
+import type { CoverageTally } from './coverage-tally.js';
+import { createSession, createSessionFactory, type SessionOptions } from './create-session.js';
+import type {
+  ActiveScenario,
+  FinishedCall,
+  MockState,
+  SessionId,
+  SessionSummary,
+  StateKind,
+} from './mock-state.js';
+import type { NewPet, Pet } from './pet.js';
+import type { ListQuery, PetStore } from './pet-store.js';
+import type { JournalEntry } from './request-journal.js';
+import { resetSession, type Session } from './session.js';
+import { SessionRegistry } from './session-registry.js';
+
+export interface LocalStateOptions extends SessionOptions {
+  readonly kind: Exclude<StateKind, 'redis'>;
+  /** The default session's store: in memory, or the lowdb file (--db). */
+  readonly defaultStore: PetStore;
+  /** Live named sessions kept; the least recently used is dropped for a new one. */
+  readonly maxSessions: number;
+}
+
+/** Runs `work`, its throw a rejection: every call of the seam settles, none throws. */
+function attempt<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/**
+ * The state of one process: the default session's pets in memory or in the --db file, named
+ * sessions in memory (at most maxSessions, least recently used dropped). Each call is over before
+ * its promise settles, so what the steps of one request do never interleaves with another's.
+ */
+export class LocalState implements MockState {
+  readonly kind: Exclude<StateKind, 'redis'>;
+  readonly #registry: SessionRegistry;
+
+  constructor(options: LocalStateOptions) {
+    this.kind = options.kind;
+    this.#registry = new SessionRegistry(
+      createSession(undefined, options.defaultStore, options),
+      createSessionFactory(options),
+      options.maxSessions,
+    );
+  }
+
+  beginCall(session: SessionId, take: readonly string[] | undefined): Promise<string | undefined> {
+    return attempt(() => {
+      const opened = this.#registry.get(session);
+      return take && opened.scenarios.take(take);
+    });
+  }
+
+  listPets(session: SessionId, query: ListQuery): Promise<Pet[]> {
+    return attempt(() => this.#registry.get(session).store.list(query));
+  }
+
+  getPet(session: SessionId, id: Int64): Promise<Pet | undefined> {
+    return attempt(() => this.#registry.get(session).store.get(id));
+  }
+
+  createPet(session: SessionId, pet: NewPet): Promise<Pet> {
+    return attempt(() => this.#registry.get(session).store.create(pet));
+  }
+
+  recordCall({ session, authenticated, journal, coverage }: FinishedCall): void {
+    const target = authenticated
+      ? this.#registry.get(session)
+      : ((session === undefined ? undefined : this.#registry.peek(session)) ??
+        this.#registry.default);
+    target.journal.record(journal);
+    target.coverage.record(coverage);
+    this.#registry.coverage.record(coverage);
+  }
+
+  reset(session: SessionId): Promise<void> {
+    return attempt(() => resetSession(this.#registry.get(session)));
+  }
+
+  activate(session: SessionId, scenario: string, times?: number): Promise<void> {
+    return attempt(() => {
+      this.#registry.get(session).scenarios.activate(scenario, times);
+    });
+  }
+
+  deactivate(session: SessionId): Promise<void> {
+    return attempt(() => {
+      this.#registry.get(session).scenarios.deactivate();
+    });
+  }
+
+  active(session: SessionId): Promise<ActiveScenario | null> {
+    return attempt(() => this.#live(session)?.scenarios.active ?? null);
+  }
+
+  sessions(): Promise<SessionSummary[]> {
+    const named = this.#registry.ids().flatMap((id) => {
+      const session = this.#registry.peek(id);
+      return session ? [{ id, active: session.scenarios.active }] : [];
+    });
+    return Promise.resolve([
+      { id: null, active: this.#registry.default.scenarios.active },
+      ...named,
+    ]);
+  }
+
+  journal(session: SessionId, limit: number): Promise<JournalEntry[]> {
+    return attempt(() => this.#live(session)?.journal.list(limit) ?? []);
+  }
+
+  coverage(of: { suite: true } | { session: string }): Promise<CoverageTally | undefined> {
+    return attempt(() => this.#registry.coverageOf('suite' in of ? undefined : of.session));
+  }
+
+  clearCoverage(session: string | undefined): Promise<void> {
+    return attempt(() => {
+      this.#registry.clearCoverage(session);
+    });
+  }
+
+  petCount(): Promise<number> {
+    return Promise.resolve(this.#registry.default.store.size);
+  }
+
+  health(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return this.#registry.default.store.close();
+  }
+
+  /** A live session (its id checked), without creating it or touching its recency. */
+  #live(session: SessionId): Session | undefined {
+    return this.#registry.find(session);
+  }
+}

@@ -1,0 +1,119 @@
+import type { Int64 } from '../util/int64.js';
+import { Refusal } from '../util/refusal.js';
+import type { CoveredAnswer, CoverageTally } from './coverage-tally.js';
+import type { NewPet, Pet } from './pet.js';
+import type { ListQuery } from './pet-store.js';
+import type { JournalEntry, JournalRecord } from './request-journal.js';
+
+/** A session as the state names it: an X-Mock-Session value, or undefined for the default one. */
+export type SessionId = string | undefined;
+
+/** A session's scenario switch: which scenario is on, and for how many more matching requests. */
+export interface ActiveScenario {
+  readonly name: string;
+  /** null: until switched off. */
+  readonly remaining: number | null;
+}
+
+/** A live session, as the admin API lists it. */
+export interface SessionSummary {
+  /** null for the default session. */
+  readonly id: string | null;
+  readonly active: ActiveScenario | null;
+}
+
+/** Where a finished request is recorded, and what it was. */
+export interface FinishedCall {
+  readonly session: SessionId;
+  /**
+   * Whether it passed auth: then it is recorded in its session, created if new. Otherwise (a 401)
+   * in the session it names if that one is live, else in the default one, creating none.
+   */
+  readonly authenticated: boolean;
+  readonly journal: JournalRecord;
+  readonly coverage: CoveredAnswer;
+}
+
+/** Which backend keeps the state. */
+export type StateKind = 'memory' | 'file' | 'redis';
+
+/** The state store cannot be reached (Redis away): 503, and the client may try again soon. */
+export class StateUnavailableError extends Refusal {
+  override name = 'StateUnavailableError';
+
+  constructor(store: string, reason: string) {
+    super(
+      503,
+      'state_unavailable',
+      `The mock's state store (${store}) is unavailable: ${reason}.`,
+      {
+        'Retry-After': '1',
+      },
+    );
+  }
+}
+
+/**
+ * Everything the mock remembers, behind one asynchronous seam: each session's pets and id
+ * counter, the sessions and their expiry, scenario switches with their remaining counts, each
+ * session's journal, coverage, and the budgets. Three backends keep the same promises: in memory
+ * (the default), the lowdb file (--db), Redis (--state-url). The request steps and the admin API
+ * speak only to this.
+ *
+ * A pet API request makes at most two calls before its answer (beginCall, then one pet call);
+ * what it leaves for the journal and coverage is recorded after the answer (recordCall), and may be
+ * batched: the reads of this process (journal, coverage) include every call it recorded before.
+ * Reads never create a session nor make one more recent. Every call may reject with
+ * StateUnavailableError; bad input never changes anything.
+ */
+export interface MockState {
+  readonly kind: StateKind;
+
+  /**
+   * Opens a request's session (created on first use from the initial data; its recency refreshed)
+   * and, given the names of the scenarios that have a rule for the request's operation, takes the
+   * session's switch for it: the active scenario's name if it is one of them, one request counted
+   * off its "next N" (atomically: N requests spread over replicas fire exactly N times).
+   * `take` undefined leaves the switch alone (a request forced by Prefer or X-Mock-Scenario).
+   */
+  beginCall(session: SessionId, take: readonly string[] | undefined): Promise<string | undefined>;
+
+  /** Pets in ascending id order, initial ones first. */
+  listPets(session: SessionId, query: ListQuery): Promise<Pet[]>;
+  getPet(session: SessionId, id: Int64): Promise<Pet | undefined>;
+  /**
+   * Stores a pet under the session's next id, charged to the budgets, as one atomic step; resolves
+   * once it is kept. Over a budget it rejects with StoreFullError: nothing stored, no id used.
+   */
+  createPet(session: SessionId, pet: NewPet): Promise<Pet>;
+  /** Writes a finished request to the journal and coverage; never throws. */
+  recordCall(call: FinishedCall): void;
+
+  /**
+   * Back to the start, as one atomic step: initial pets and id counter, what they were charged
+   * given back, the start-up scenario on, the journal emptied. Coverage is kept.
+   */
+  reset(session: SessionId): Promise<void>;
+  /** Switches a scenario on, for the next `times` matching requests if given (creates the session). */
+  activate(session: SessionId, scenario: string, times?: number): Promise<void>;
+  deactivate(session: SessionId): Promise<void>;
+  /** The session's switch, or null (also for a session that is not live). */
+  active(session: SessionId): Promise<ActiveScenario | null>;
+  /** The default session, then the live named ones, most recently used first. */
+  sessions(): Promise<SessionSummary[]>;
+  /** Newest first, at most `limit`; empty for a session that is not live. */
+  journal(session: SessionId, limit: number): Promise<JournalEntry[]>;
+  /**
+   * What was answered: `suite` for the whole suite's (every session's, dropped ones included),
+   * else that session's (undefined if it is not live).
+   */
+  coverage(of: { suite: true } | { session: string }): Promise<CoverageTally | undefined>;
+  /** Clears one session's coverage, or without a session every coverage: the suite's and all. */
+  clearCoverage(session: string | undefined): Promise<void>;
+  /** Pets of the default session: for the ready line. */
+  petCount(): Promise<number>;
+  /** Rejects with StateUnavailableError when the store cannot be reached. */
+  health(): Promise<void>;
+  /** Writes what is pending (a file store, batched records) and lets go of the store. */
+  close(): Promise<void>;
+}

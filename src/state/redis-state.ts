@@ -1,0 +1,507 @@
+import { Redis } from 'ioredis';
+import { createHash } from '../util/builtins.js';
+import { errorMessage } from '../util/error-message.js';
+import { isInt64, type Int64 } from '../util/int64.js';
+import { parseJson, stringifyJson } from '../util/json-codec.js';
+import { isRecord } from '../util/is-record.js';
+import { COVERAGE_LIMITS, CoverageTally, type CoveredAnswer } from './coverage-tally.js';
+import type {
+  ActiveScenario,
+  FinishedCall,
+  MockState,
+  SessionId,
+  SessionSummary,
+} from './mock-state.js';
+import { StateUnavailableError } from './mock-state.js';
+import { isPetStatus, type NewPet, type Pet, type PetStatus } from './pet.js';
+import type { ListQuery } from './pet-store.js';
+import {
+  journalEntryOf,
+  listedEntry,
+  type JournalEntry,
+  type JournalRecord,
+} from './request-journal.js';
+import * as scripts from './redis-scripts.js';
+import { checkSessionId } from './session-id.js';
+import { StoreFullError, petCost, type StoreLimits } from './store-budget.js';
+import type { StoreSnapshot } from './store-data.js';
+import { truncate } from '../util/quote-text.js';
+
+export interface RedisStateOptions extends StoreLimits {
+  /** redis://[user:password@]host:port[/db], or rediss:// for TLS. */
+  readonly url: string;
+  /** Every key this mock uses starts with it. */
+  readonly prefix: string;
+  /** A call that takes longer fails with StateUnavailableError. */
+  readonly timeout: number;
+  /** Milliseconds an unused named session lives. */
+  readonly sessionTtl: number;
+  readonly maxSessions: number;
+  readonly initial: StoreSnapshot;
+  /** The scenario on at the start and after each reset, by name. */
+  readonly startupScenario: string | undefined;
+  readonly journalSize: number;
+  /** Bytes one session's journal may keep. */
+  readonly journalBytes: number;
+  /** What every replica on the prefix must share: field -> value (contract, initial data). */
+  readonly identity: Readonly<Record<string, string>>;
+  /** Told of each round trip to Redis, and of each that failed (metrics). */
+  readonly onRoundTrip?: ((failed: boolean) => void) | undefined;
+  /** Told of records dropped because Redis could not take them. */
+  readonly onLostRecords?: ((count: number, error: unknown) => void) | undefined;
+}
+
+/** The prefix already holds another mock's contract or data: this one must not share it. */
+export class PrefixTakenError extends Error {
+  override name = 'PrefixTakenError';
+}
+
+/** Records are sent in batches of at most this many calls, at most this long after the first. */
+const RECORD_BATCH = 100;
+const RECORD_DELAY_MS = 5;
+
+/** A Lua script run by its SHA1, sent whole only when Redis does not have it yet (NOSCRIPT). */
+class LuaScript {
+  readonly #lua: string;
+  readonly #sha: string;
+
+  constructor(lua: string) {
+    this.#lua = lua;
+    this.#sha = createHash('sha1').update(lua).digest('hex');
+  }
+
+  async run(redis: Redis, args: readonly string[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.#sha, 0, ...args);
+    } catch (error) {
+      // Redis's error replies start with their code: a restarted Redis has no scripts.
+      if (!errorMessage(error).startsWith('NOSCRIPT')) throw error;
+      return redis.eval(this.#lua, 0, ...args);
+    }
+  }
+}
+
+const SCRIPTS = {
+  beginCall: new LuaScript(scripts.BEGIN_CALL),
+  createPet: new LuaScript(scripts.CREATE_PET),
+  reset: new LuaScript(scripts.RESET),
+  setSwitch: new LuaScript(scripts.SET_SWITCH),
+  active: new LuaScript(scripts.ACTIVE),
+  sessions: new LuaScript(scripts.SESSIONS),
+  journal: new LuaScript(scripts.JOURNAL),
+  coverage: new LuaScript(scripts.COVERAGE),
+  clearCoverage: new LuaScript(scripts.CLEAR_COVERAGE),
+  record: new LuaScript(scripts.RECORD),
+  claimPrefix: new LuaScript(scripts.CLAIM_PREFIX),
+} as const;
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** The URL without its credentials, for messages and logs. */
+function describe(url: string): string {
+  const shown = new URL(url);
+  shown.username = '';
+  shown.password = '';
+  return shown.href;
+}
+
+/** The key form of a session: '' for the default one; a named one's id checked first. */
+function sid(session: SessionId): string {
+  if (session === undefined) return '';
+  checkSessionId(session);
+  return session;
+}
+
+/** A pet as Redis keeps it: JSON with int64 digits exact. */
+function petOf(json: string): Pet {
+  const value = parseJson(json);
+  if (
+    !isRecord(value) ||
+    !isInt64(value.id) ||
+    typeof value.name !== 'string' ||
+    !isInt64(value.categoryId)
+  ) {
+    throw new Error(`not a pet: ${truncate(json, 80)}`);
+  }
+  const pet: Pet = { id: value.id, name: value.name, categoryId: value.categoryId };
+  if (isPetStatus(value.status)) pet.status = value.status;
+  return pet;
+}
+
+/** The first `limit` pets (of a status, if given), scanning no further than needed. */
+function firstOf(pets: readonly Pet[], limit: number, status: PetStatus | undefined): Pet[] {
+  if (status === undefined) return pets.slice(0, limit);
+  const found: Pet[] = [];
+  for (const pet of pets) {
+    if (found.length === limit) break;
+    if (pet.status === status) found.push(pet);
+  }
+  return found;
+}
+
+/** Binary search of pets in ascending id order. */
+function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
+  let low = 0;
+  let high = pets.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const pet = pets[middle];
+    if (pet === undefined || pet.id === id) return pet;
+    if (pet.id < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/** The counts of a coverage as Redis keeps them (redis-scripts.ts RECORD), as a tally. */
+function tallyOf(fields: string[], unmatched: string[], inherited: string[]): CoverageTally {
+  const tally = new CoverageTally();
+  const counts = new Map<string, { count: number; forced: number; violations: number }>();
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const field = fields[i] ?? '';
+    const value = Number(fields[i + 1]);
+    const kind = field.slice(0, 2);
+    const rest = field.slice(2);
+    if (kind === 'n|') {
+      tally.addNoAnswer(rest, value);
+      continue;
+    }
+    const pair = counts.get(rest) ?? { count: 0, forced: 0, violations: 0 };
+    if (kind === 'c|') pair.count = value;
+    if (kind === 'f|') pair.forced = value;
+    if (kind === 'v|') pair.violations = value;
+    counts.set(rest, pair);
+  }
+  for (const [pair, count] of counts) {
+    const at = pair.lastIndexOf('|');
+    tally.addStatus(pair.slice(0, at), Number(pair.slice(at + 1)), count);
+  }
+  const inheritedOf = new Map<string, number>();
+  for (let i = 0; i + 1 < inherited.length; i += 2) {
+    inheritedOf.set(inherited[i] ?? '', Number(inherited[i + 1]));
+  }
+  for (let i = 0; i + 1 < unmatched.length; i += 2) {
+    const key = unmatched[i] ?? '';
+    const space = key.indexOf(' ');
+    const count = Number(unmatched[i + 1]) - (inheritedOf.get(key) ?? 0);
+    tally.addUnmatched(key.slice(0, space), key.slice(space + 1), count);
+  }
+  return tally;
+}
+
+/** A finished call's coverage as RECORD takes it. */
+function coverageArgs(answer: CoveredAnswer): string[] {
+  if (answer.kind === 'unmatched') {
+    const method = truncate(answer.method, COVERAGE_LIMITS.method);
+    const path = truncate(answer.path, COVERAGE_LIMITS.path);
+    return ['unm', `${method} ${path}`, '', '', ''];
+  }
+  return [
+    'op',
+    answer.operationId,
+    answer.status === null ? '' : String(answer.status),
+    answer.forced ? '1' : '0',
+    answer.brokeContract ? '1' : '0',
+  ];
+}
+
+/**
+ * The state of every replica on one prefix of one Redis. The initial data stays in each process
+ * (every replica has the same: the prefix says which); Redis keeps what sessions add and change.
+ * A request's path makes at most two round trips (beginCall, one pet call); reading the initial
+ * pets makes none. Records are sent after the answer, batched. While Redis is away every call
+ * fails at once or within the timeout with StateUnavailableError; the client reconnects by itself.
+ */
+export class RedisState implements MockState {
+  readonly kind = 'redis' as const;
+  readonly #redis: Redis;
+  readonly #options: RedisStateOptions;
+  readonly #where: string;
+  readonly #initialNext: string;
+  #pending: string[] = [];
+  #flushTimer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+
+  private constructor(redis: Redis, options: RedisStateOptions) {
+    this.#redis = redis;
+    this.#options = options;
+    this.#where = describe(options.url);
+    this.#initialNext = String(options.initial.nextId);
+  }
+
+  /**
+   * Connects, and claims the prefix for this mock's contract and data: a prefix that holds
+   * another's is refused (PrefixTakenError, naming each difference).
+   */
+  static async connect(options: RedisStateOptions): Promise<RedisState> {
+    const redis = new Redis(options.url, {
+      lazyConnect: true,
+      // While Redis is away a call fails at once (503) instead of waiting in a queue.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.timeout,
+      connectTimeout: options.timeout,
+      // Reconnects by itself, at most a second apart, for as long as it runs.
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+      // Calls made in the same tick go out as one write (pipelining, as the client does it).
+      enableAutoPipelining: true,
+      connectionName: 'petstore-mock',
+    });
+    // Errors also reach the calls that failed; without a listener they would crash the process.
+    redis.on('error', () => undefined);
+    const state = new RedisState(redis, options);
+    try {
+      await redis.connect();
+      await state.#claimPrefix();
+    } catch (error) {
+      redis.disconnect();
+      throw error instanceof PrefixTakenError
+        ? error
+        : new StateUnavailableError(state.#where, errorMessage(error));
+    }
+    return state;
+  }
+
+  async #claimPrefix(): Promise<void> {
+    const pairs = Object.entries(this.#options.identity).flat();
+    const differences = await this.#run('claimPrefix', pairs);
+    if (!isStringArray(differences) || differences.length === 0) return;
+    const named: string[] = [];
+    for (let i = 0; i + 1 < differences.length; i += 2) {
+      const field = differences[i] ?? '';
+      named.push(
+        `${field}: it holds ${differences[i + 1] ?? ''}, this mock has ${this.#options.identity[field] ?? ''}`,
+      );
+    }
+    throw new PrefixTakenError(
+      `--state-prefix ${this.#options.prefix} on ${this.#where} holds another mock's state (${named.join('; ')}); start with the same data and contract, or another --state-prefix`,
+    );
+  }
+
+  /** Runs a script with the prefix first; a failure to reach Redis is StateUnavailableError. */
+  async #run(name: keyof typeof SCRIPTS, args: readonly string[]): Promise<unknown> {
+    try {
+      const result = await SCRIPTS[name].run(this.#redis, [this.#options.prefix, ...args]);
+      this.#options.onRoundTrip?.(false);
+      return result;
+    } catch (error) {
+      this.#options.onRoundTrip?.(true);
+      throw new StateUnavailableError(this.#where, errorMessage(error));
+    }
+  }
+
+  /** A plain command, counted and mapped like a script. */
+  async #call<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
+    try {
+      const result = await command(this.#redis);
+      this.#options.onRoundTrip?.(false);
+      return result;
+    } catch (error) {
+      this.#options.onRoundTrip?.(true);
+      throw new StateUnavailableError(this.#where, errorMessage(error));
+    }
+  }
+
+  #key(session: string, name: string): string {
+    return `${this.#options.prefix}s{${session}}:${name}`;
+  }
+
+  /** ttl and max, as the scripts that open a session take them. */
+  #openArgs(): string[] {
+    return [String(this.#options.sessionTtl), String(this.#options.maxSessions)];
+  }
+
+  async beginCall(
+    session: SessionId,
+    take: readonly string[] | undefined,
+  ): Promise<string | undefined> {
+    const taken = await this.#run('beginCall', [
+      sid(session),
+      ...this.#openArgs(),
+      this.#options.startupScenario ?? '',
+      take ? '1' : '0',
+      ...(take ?? []),
+    ]);
+    return typeof taken === 'string' ? taken : undefined;
+  }
+
+  async listPets(session: SessionId, { limit, status }: ListQuery): Promise<Pet[]> {
+    const found = firstOf(this.#options.initial.pets, limit, status);
+    if (found.length === limit) return found;
+    const key = this.#key(sid(session), status === undefined ? 'pets' : `st:${status}`);
+    const own = await this.#call((redis) => redis.lrange(key, 0, limit - found.length - 1));
+    return found.concat(own.map(petOf));
+  }
+
+  async getPet(session: SessionId, id: Int64): Promise<Pet | undefined> {
+    const initial = findById(this.#options.initial.pets, id);
+    if (initial) return initial;
+    const key = this.#key(sid(session), 'byid');
+    const json = await this.#call((redis) => redis.hget(key, String(id)));
+    return json === null ? undefined : petOf(json);
+  }
+
+  async createPet(session: SessionId, newPet: NewPet): Promise<Pet> {
+    const pet: Pet = { id: 0, name: newPet.name, categoryId: newPet.categoryId };
+    if (newPet.status !== undefined) pet.status = newPet.status;
+    // The JSON after `{"id":0,`, and the charge but for the id's one digit (the script adds the
+    // real id's): the same bytes as the memory store charges.
+    const rest = stringifyJson(pet).slice('{"id":0,'.length);
+    const result = await this.#run('createPet', [
+      sid(session),
+      ...this.#openArgs(),
+      this.#initialNext,
+      String(this.#options.maxPets),
+      String(this.#options.maxStoreBytes),
+      rest,
+      String(petCost(pet) - 1),
+      newPet.status ?? '',
+    ]);
+    if (!isStringArray(result)) throw new Error('createPet: an answer of the wrong shape');
+    const [outcome, detail = ''] = result;
+    if (outcome === 'full-pets') throw StoreFullError.ofPets(this.#options.maxPets);
+    if (outcome === 'full-bytes') {
+      throw StoreFullError.ofBytes(Number(detail), this.#options.maxStoreBytes);
+    }
+    return petOf(detail);
+  }
+
+  recordCall({ session, authenticated, journal, coverage }: FinishedCall): void {
+    // A malformed id cannot name a live session: recorded in the default one, as in memory.
+    let target = '';
+    try {
+      target = sid(session);
+    } catch {
+      authenticated = false;
+    }
+    const entry = journalEntryOf(journal, this.#options.journalBytes);
+    this.#pending.push(
+      target,
+      authenticated ? '1' : '0',
+      entry ? String(entry.cost) : '',
+      entry ? JSON.stringify(entry.record) : '',
+      ...coverageArgs(coverage),
+    );
+    if (this.#pending.length >= RECORD_BATCH * scripts.RECORD_ARITY) {
+      void this.#flush();
+    } else {
+      this.#flushTimer ??= setTimeout(() => void this.#flush(), RECORD_DELAY_MS);
+    }
+  }
+
+  /** Sends what is pending; resolves once everything recorded before it is in Redis (or lost). */
+  #flush(): Promise<void> {
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    const batch = this.#pending;
+    this.#pending = [];
+    if (batch.length === 0) return this.#flushing;
+    const o = this.#options;
+    const sent = this.#run('record', [
+      ...this.#openArgs(),
+      String(o.journalSize),
+      String(o.journalBytes),
+      String(COVERAGE_LIMITS.unmatched),
+      ...batch,
+    ]).then(
+      () => undefined,
+      (error: unknown) => {
+        o.onLostRecords?.(batch.length / scripts.RECORD_ARITY, error);
+      },
+    );
+    this.#flushing = this.#flushing.then(() => sent);
+    return this.#flushing;
+  }
+
+  async reset(session: SessionId): Promise<void> {
+    await this.#run('reset', [sid(session), ...this.#openArgs()]);
+  }
+
+  async activate(session: SessionId, scenario: string, times?: number): Promise<void> {
+    const remaining = times === undefined ? '' : String(times);
+    await this.#run('setSwitch', [sid(session), ...this.#openArgs(), scenario, remaining]);
+  }
+
+  async deactivate(session: SessionId): Promise<void> {
+    await this.#run('setSwitch', [sid(session), ...this.#openArgs(), '', '']);
+  }
+
+  async active(session: SessionId): Promise<ActiveScenario | null> {
+    const result = await this.#run('active', [sid(session), this.#options.startupScenario ?? '']);
+    if (!isStringArray(result)) return null;
+    const [name = '', remaining = ''] = result;
+    return { name, remaining: remaining === '' ? null : Number(remaining) };
+  }
+
+  async sessions(): Promise<SessionSummary[]> {
+    await this.#flush();
+    const result = await this.#run('sessions', ['', this.#options.startupScenario ?? '']);
+    if (!isStringArray(result)) return [];
+    const summaries: SessionSummary[] = [];
+    for (let i = 0; i + 2 < result.length; i += 3) {
+      const [id = '', name = '', remaining = ''] = result.slice(i, i + 3);
+      summaries.push({
+        id: i === 0 ? null : id,
+        active:
+          name === '' ? null : { name, remaining: remaining === '' ? null : Number(remaining) },
+      });
+    }
+    return summaries;
+  }
+
+  async journal(session: SessionId, limit: number): Promise<JournalEntry[]> {
+    await this.#flush();
+    const result = await this.#run('journal', [sid(session), String(limit)]);
+    if (!isStringArray(result)) return [];
+    return result.flatMap((item) => {
+      const value: unknown = JSON.parse(item.slice(item.indexOf('|') + 1));
+      return isJournalRecord(value) ? [listedEntry(value)] : [];
+    });
+  }
+
+  async coverage(of: { suite: true } | { session: string }): Promise<CoverageTally | undefined> {
+    await this.#flush();
+    const result = await this.#run('coverage', ['suite' in of ? '' : sid(of.session)]);
+    if (!Array.isArray(result)) return undefined;
+    const parts: unknown[] = result;
+    const [fields, unmatched, inherited] = parts.map((part) => (isStringArray(part) ? part : []));
+    return tallyOf(fields ?? [], unmatched ?? [], inherited ?? []);
+  }
+
+  async clearCoverage(session: string | undefined): Promise<void> {
+    await this.#flush();
+    await this.#run('clearCoverage', [session === undefined ? '' : sid(session)]);
+  }
+
+  async petCount(): Promise<number> {
+    const own = await this.#call((redis) => redis.llen(this.#key('', 'pets')));
+    return this.#options.initial.pets.length + own;
+  }
+
+  async health(): Promise<void> {
+    await this.#call((redis) => redis.ping());
+  }
+
+  async close(): Promise<void> {
+    await this.#flush();
+    await this.#redis.quit().catch(() => undefined);
+  }
+}
+
+/** A journal entry as RECORD keeps it (written by recordCall from a kept JournalRecord). */
+function isJournalRecord(value: unknown): value is JournalRecord {
+  return (
+    isRecord(value) &&
+    typeof value.time === 'number' &&
+    typeof value.requestId === 'string' &&
+    typeof value.method === 'string' &&
+    typeof value.path === 'string' &&
+    typeof value.query === 'string' &&
+    (typeof value.operationId === 'string' || value.operationId === null) &&
+    (typeof value.status === 'number' || value.status === null) &&
+    (typeof value.scenario === 'string' || value.scenario === null) &&
+    isStringArray(value.validationErrors)
+  );
+}
