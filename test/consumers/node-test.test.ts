@@ -5,6 +5,7 @@ import {
   RUN_LIMIT_MS,
   createConsumerProject,
   mustRun,
+  recipePackages,
   type ConsumerProject,
 } from './consumer-project.js';
 
@@ -13,7 +14,7 @@ let project: ConsumerProject;
 beforeAll(async () => {
   project = await createConsumerProject('node-test');
   project.copyExample('node-test/pets.test.mjs', 'pets.test.mjs');
-  await project.install([]);
+  await project.install(recipePackages('node-test'));
 }, INSTALL_LIMIT_MS);
 
 afterAll(() => {

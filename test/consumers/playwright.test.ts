@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { playwrightCollideFiles, collideEnv } from './collide.js';
 import {
   INSTALL_LIMIT_MS,
-  RUNNERS,
   RUN_LIMIT_MS,
   createConsumerProject,
   freePort,
+  recipePackages,
   runCommand,
   type ConsumerProject,
 } from './consumer-project.js';
@@ -48,7 +48,7 @@ beforeAll(async () => {
   project = await createConsumerProject('playwright');
   project.copyExample('playwright', '.');
   project.writeFile('playwright.ci.config.ts', CI_CONFIG);
-  await project.install([RUNNERS.playwright]);
+  await project.install(recipePackages('playwright'));
 }, INSTALL_LIMIT_MS);
 
 afterAll(() => {
