@@ -197,13 +197,19 @@ export function recipeInstall(markdown: string, example: string): string[] {
   throw new Error(`no recipe shows examples/${example}`);
 }
 
-/** recipeInstall on the page, among README.md and docs/*.md, that shows examples/<example>/. */
+/**
+ * What the docs say to install for the recipe in examples/<example>/: every page that shows its
+ * files must say it (recipeInstall), and all of them the same. Throws otherwise.
+ */
 export function installFor(root: string, example: string): string[] {
-  for (const page of docPages(root)) {
-    const markdown = readFileSync(join(root, page), 'utf8');
-    if (markdown.includes(`<!-- readme: file examples/${example}/`)) {
-      return recipeInstall(markdown, example);
-    }
+  const said = docPages(root)
+    .map((page) => readFileSync(join(root, page), 'utf8'))
+    .filter((markdown) => markdown.includes(`<!-- readme: file examples/${example}/`))
+    .map((markdown) => recipeInstall(markdown, example).join(' '));
+  const [first, ...others] = said;
+  if (first === undefined) throw new Error(`no page shows examples/${example}`);
+  if (others.some((other) => other !== first)) {
+    throw new Error(`the pages disagree on what examples/${example} installs: ${said.join('; ')}`);
   }
-  throw new Error(`no page shows examples/${example}`);
+  return first.split(' ').filter((name) => name !== '');
 }
