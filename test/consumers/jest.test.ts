@@ -1,4 +1,4 @@
-// The README's jest recipes from the packed tarball: plain `npx jest` (CommonJS, no config) on
+// The docs' jest recipes from the packed tarball: plain `npx jest` (CommonJS, no config) on
 // Node 24 and 20, and one shared mock with a session per worker (petstore-mock/workers).
 import { join } from 'node:path';
 import { collideEnv, jestCollideFiles } from './collide.js';

@@ -1,4 +1,4 @@
-// The README's node:test recipe from the packed tarball: an ES module, `node --test`, no runner
+// The docs' node:test recipe from the packed tarball: an ES module, `node --test`, no runner
 // to install, on Node 24 and 20.
 import {
   INSTALL_LIMIT_MS,

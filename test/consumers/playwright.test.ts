@@ -1,4 +1,4 @@
-// The README's Playwright recipe from the packed tarball, against the page in examples/playwright/app
+// The docs' Playwright recipe from the packed tarball, against the page in examples/playwright/app
 // served locally, in Debian's Chromium (never a downloaded browser): a shared mock started in the
 // global setup, and petstore-mock/playwright's fixture giving each of two workers its own session.
 import { existsSync } from 'node:fs';
@@ -15,7 +15,7 @@ import {
 
 const CHROMIUM = '/usr/bin/chromium';
 
-/** The recipe's config with the machine's Chromium: the README's file is imported unchanged. */
+/** The recipe's config with the machine's Chromium: the docs' file is imported unchanged. */
 const CI_CONFIG = `import config from './playwright.config';
 
 export default {

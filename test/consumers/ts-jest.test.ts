@@ -1,5 +1,6 @@
-// The README's ts-jest recipe from the packed tarball: the config `npx ts-jest config:init`
-// writes, a two-line tsconfig, and a test file that ts-jest type-checks against our declarations.
+// The docs' ts-jest recipe from the packed tarball: the config `npx ts-jest config:init` writes, a
+// one-line tsconfig naming jest's types, and a test file that ts-jest type-checks against our
+// declarations.
 import {
   INSTALL_LIMIT_MS,
   RUN_LIMIT_MS,

@@ -1,4 +1,4 @@
-// The README's vitest recipes from the packed tarball, on Node 24 (vitest 5 needs Node 22.12+):
+// The docs' vitest recipes from the packed tarball, on Node 24 (vitest 5 needs Node 22.12+):
 // a mock per test file, and one shared mock with a session per worker (petstore-mock/workers).
 import { collideEnv, vitestCollideFiles } from './collide.js';
 import {

@@ -15,7 +15,7 @@
  * are the ones that exist: a page added to docs/ is covered without a change here.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { startMockServer, type MockServer } from '../../src/index.js';
@@ -43,16 +43,10 @@ const DOCS_ORIGIN = 'http://127.0.0.1:4010';
 const RUN_LIMIT_MS = 20_000;
 /** Pages the lead engineer is writing: links to them are fine until they land. */
 const PENDING_PAGES = ['docs/options.md', 'docs/architecture.md'];
-/** The recipes that test/consumers/ installs as the docs say (examples/<name>/). */
-const RECIPES = [
-  'ts-jest',
-  'jest',
-  'vitest',
-  'node-test',
-  'jest-workers',
-  'vitest-workers',
-  'playwright',
-];
+/** The test-runner recipes that test/consumers/ installs as the docs say: examples/ but scenarios. */
+const RECIPES = readdirSync(join(packageRoot, 'examples'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'scenarios')
+  .map((entry) => entry.name);
 
 const pages = docPages(packageRoot);
 const read = (page: string): string => readFileSync(join(packageRoot, page), 'utf8');
