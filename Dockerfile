@@ -1,5 +1,5 @@
 # petstore-mock as a service container: `docker build -t petstore-mock .`, then
-# `docker run --rm -p 4010:4010 petstore-mock` serves http://127.0.0.1:4010/v1 (see README.md, "In CI pipelines").
+# `docker run --rm -p 4010:4010 petstore-mock` serves http://127.0.0.1:4010/v1 (see docs/ci.md).
 #
 # Node 24 LTS, the runtime the project recommends (Express 5 is several times faster on it than on
 # Node 20). The base image is an argument so that a machine without registry access can build on a
@@ -29,7 +29,7 @@ RUN npm run build
 FROM ${BASE_IMAGE} AS runtime
 # NODE_OPTIONS: a heap of 640 MiB holds what the budgets let clients add (256 MiB of pets, 64 MiB of
 # journals) besides the runtime; without a cap V8 lets garbage grow to 4 times what is live before
-# collecting it. Raise it with larger budgets or --count above 500000 (README: Limits).
+# collecting it. Raise it with larger budgets or --count above 500000 (docs/limits.md).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4010 \

@@ -52,7 +52,7 @@ const MAX_WRITE_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 5000;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
-/** README: a lock not refreshed for 5 s is taken over; a few seconds of start time on top. */
+/** docs/limits.md: a lock not refreshed for 5 s is taken over; a few seconds of start time on top. */
 const TAKEOVER_BOUND_MS = 10_000;
 const TAKEOVER_GIVE_UP_MS = 30_000;
 const TMPFS_SIZE = '2m';
@@ -494,7 +494,7 @@ async function attackNamespaces() {
 
 /**
  * B2: the owner frozen (SIGSTOP) past the lock's 5 s; a new mock, PID 1 too, takes the lock over;
- * then the old one wakes (SIGCONT) with creates waiting for it. README: a mock whose lock was
+ * then the old one wakes (SIGCONT) with creates waiting for it. docs/limits.md: a mock whose lock was
  * taken over writes no more, its creates answer 500. After both stop, a restart must hold every
  * pet either one acknowledged, and no id may have been shown for two pets.
  */

@@ -17,7 +17,7 @@ import { freePort, statusOf, waitFor200 } from './lib/http-probe.js';
 /** The heap cap the image and `npm start` run the mock with (Dockerfile NODE_OPTIONS). */
 const HEAP_FLAG = '--max-old-space-size=640';
 
-/** Peak RSS the server may reach in any attack, in MiB (README: Limits). */
+/** Peak RSS the server may reach in any attack, in MiB (docs/limits.md). */
 export const BOUND_MIB = 768;
 
 const argv = process.argv.slice(2);

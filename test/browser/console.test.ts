@@ -1,7 +1,7 @@
 /**
  * The QA console (/__admin/ui) in Debian's Chromium, driven by playwright-core: what a tester sees
  * and does, against a real mock started in-process on a free port. `npm run test:browser`.
- * UPDATE_SCREENSHOT=1 also writes docs/qa-console.png (1280×800) for the README.
+ * UPDATE_SCREENSHOT=1 also writes docs/qa-console.png (1280×800) for docs/admin-and-console.md.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

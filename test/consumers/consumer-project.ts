@@ -1,6 +1,7 @@
 /**
  * Projects that use the package as its users do: a fresh `npm init -y` folder in the temp dir, the
- * packed tarball and a test runner installed from the registry, the README's recipe files copied in
+ * packed tarball and a test runner installed from the registry exactly as the docs say (unpinned
+ * where they are, so a release that breaks a recipe fails here), the docs' recipe files copied in
  * from examples/, and the runner started as its users start it (`npx jest`, `npx vitest run`, ...).
  */
 import { execFile, spawn } from 'node:child_process';
@@ -10,17 +11,24 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot } from '../../src/util/paths.js';
+import { installFor } from '../helpers/doc-blocks.js';
 
 const exec = promisify(execFile);
 
-/** The runners and the versions the README's recipes are tested with. */
-export const RUNNERS = {
-  jest: 'jest@30.5.2',
-  tsJest: ['jest@30.5.2', 'ts-jest@29.4.15', 'typescript@5.9.3', '@types/jest@30.0.0'],
-  vitest: 'vitest@5.1.1',
-  playwright: '@playwright/test@1.65.1',
-  typescript: ['typescript@5.9.3', '@types/node@24.19.2'],
-} as const;
+/**
+ * What the docs tell users to install beside the package for the recipe in examples/<example>/:
+ * the `npm install --save-dev <the package> ...` command above its files (test/helpers/doc-blocks.ts).
+ */
+export function recipePackages(example: string): string[] {
+  return installFor(packageRoot, example);
+}
+
+/** What the declarations test compiles with: not a recipe of the docs, so pinned. */
+export const TYPES_PACKAGES = [
+  'typescript@5.9.3',
+  '@types/node@24.19.2',
+  '@playwright/test@1.65.1',
+];
 
 /** Installing from the registry on a busy, shared machine can be slow (a bound, not a target). */
 export const INSTALL_LIMIT_MS = 300_000;
@@ -154,7 +162,7 @@ export interface ConsumerProject {
   copyExample(from: string, to?: string): void;
   /** Writes a file in the project, making its folders. */
   writeFile(name: string, content: string): void;
-  /** `npm install` of the tarball and these packages, on Node 24. */
+  /** `npm install --save-dev` of the tarball and these packages, on Node 24. */
   install(packages: readonly string[], flags?: readonly string[]): Promise<RunResult>;
   remove(): void;
 }
@@ -180,7 +188,8 @@ export async function createConsumerProject(name: string): Promise<ConsumerProje
       mustRun(
         dir,
         'npm',
-        ['install', '--no-audit', '--no-fund', '--prefer-offline', ...flags, tarball, ...packages],
+        // No --prefer-offline: an unpinned package is the registry's latest, as users get it.
+        ['install', '--save-dev', '--no-audit', '--no-fund', ...flags, tarball, ...packages],
         { limitMs: INSTALL_LIMIT_MS },
       ),
     remove() {

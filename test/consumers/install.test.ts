@@ -1,5 +1,5 @@
-// Installing without a registry for the package itself: from the git repository, as the README
-// shows (npm clones it, installs its dev dependencies and runs `prepare`, which builds dist/).
+// Installing without a registry for the package itself: from the git repository, as the docs
+// show (npm clones it, installs its dev dependencies and runs `prepare`, which builds dist/).
 // The tarball route is what every other consumer test does.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';

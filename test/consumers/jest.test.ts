@@ -1,13 +1,13 @@
-// The README's jest recipes from the packed tarball: plain `npx jest` (CommonJS, no config) on
+// The docs' jest recipes from the packed tarball: plain `npx jest` (CommonJS, no config) on
 // Node 24 and 20, and one shared mock with a session per worker (petstore-mock/workers).
 import { join } from 'node:path';
 import { collideEnv, jestCollideFiles } from './collide.js';
 import {
   INSTALL_LIMIT_MS,
-  RUNNERS,
   RUN_LIMIT_MS,
   createConsumerProject,
   mustRun,
+  recipePackages,
   runCommand,
   type ConsumerProject,
 } from './consumer-project.js';
@@ -18,7 +18,7 @@ describe('jest with its default config (CommonJS): require("petstore-mock")', ()
   beforeAll(async () => {
     project = await createConsumerProject('jest');
     project.copyExample('jest/pets.test.js', 'pets.test.js');
-    await project.install([RUNNERS.jest]);
+    await project.install(recipePackages('jest'));
   }, INSTALL_LIMIT_MS);
 
   afterAll(() => {
@@ -41,7 +41,7 @@ describe('jest workers: one mock for the run, a session per worker', () => {
   beforeAll(async () => {
     project = await createConsumerProject('jest-workers');
     project.copyExample('jest-workers', '.');
-    await project.install([RUNNERS.jest]);
+    await project.install(recipePackages('jest-workers'));
   }, INSTALL_LIMIT_MS);
 
   afterAll(() => {

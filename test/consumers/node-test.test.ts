@@ -1,10 +1,11 @@
-// The README's node:test recipe from the packed tarball: an ES module, `node --test`, no runner
+// The docs' node:test recipe from the packed tarball: an ES module, `node --test`, no runner
 // to install, on Node 24 and 20.
 import {
   INSTALL_LIMIT_MS,
   RUN_LIMIT_MS,
   createConsumerProject,
   mustRun,
+  recipePackages,
   type ConsumerProject,
 } from './consumer-project.js';
 
@@ -13,7 +14,7 @@ let project: ConsumerProject;
 beforeAll(async () => {
   project = await createConsumerProject('node-test');
   project.copyExample('node-test/pets.test.mjs', 'pets.test.mjs');
-  await project.install([]);
+  await project.install(recipePackages('node-test'));
 }, INSTALL_LIMIT_MS);
 
 afterAll(() => {

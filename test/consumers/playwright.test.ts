@@ -1,21 +1,21 @@
-// The README's Playwright recipe from the packed tarball, against the page in examples/playwright/app
+// The docs' Playwright recipe from the packed tarball, against the page in examples/playwright/app
 // served locally, in Debian's Chromium (never a downloaded browser): a shared mock started in the
 // global setup, and petstore-mock/playwright's fixture giving each of two workers its own session.
 import { existsSync } from 'node:fs';
 import { playwrightCollideFiles, collideEnv } from './collide.js';
 import {
   INSTALL_LIMIT_MS,
-  RUNNERS,
   RUN_LIMIT_MS,
   createConsumerProject,
   freePort,
+  recipePackages,
   runCommand,
   type ConsumerProject,
 } from './consumer-project.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-/** The recipe's config with the machine's Chromium: the README's file is imported unchanged. */
+/** The recipe's config with the machine's Chromium: the docs' file is imported unchanged. */
 const CI_CONFIG = `import config from './playwright.config';
 
 export default {
@@ -48,7 +48,7 @@ beforeAll(async () => {
   project = await createConsumerProject('playwright');
   project.copyExample('playwright', '.');
   project.writeFile('playwright.ci.config.ts', CI_CONFIG);
-  await project.install([RUNNERS.playwright]);
+  await project.install(recipePackages('playwright'));
 }, INSTALL_LIMIT_MS);
 
 afterAll(() => {

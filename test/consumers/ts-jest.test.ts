@@ -1,11 +1,12 @@
-// The README's ts-jest recipe from the packed tarball: the config `npx ts-jest config:init`
-// writes, a two-line tsconfig, and a test file that ts-jest type-checks against our declarations.
+// The docs' ts-jest recipe from the packed tarball: the config `npx ts-jest config:init` writes, a
+// one-line tsconfig naming jest's types, and a test file that ts-jest type-checks against our
+// declarations.
 import {
   INSTALL_LIMIT_MS,
-  RUNNERS,
   RUN_LIMIT_MS,
   createConsumerProject,
   mustRun,
+  recipePackages,
   runCommand,
   type ConsumerProject,
 } from './consumer-project.js';
@@ -15,7 +16,7 @@ let project: ConsumerProject;
 beforeAll(async () => {
   project = await createConsumerProject('ts-jest');
   project.copyExample('ts-jest', '.');
-  await project.install(RUNNERS.tsJest);
+  await project.install(recipePackages('ts-jest'));
 }, INSTALL_LIMIT_MS);
 
 afterAll(() => {

@@ -4,8 +4,8 @@
 // giving the same exports on Node 24.
 import {
   INSTALL_LIMIT_MS,
-  RUNNERS,
   RUN_LIMIT_MS,
+  TYPES_PACKAGES,
   createConsumerProject,
   mustRun,
   runCommand,
@@ -50,7 +50,7 @@ let project: ConsumerProject;
 
 beforeAll(async () => {
   project = await createConsumerProject('types');
-  await project.install([...RUNNERS.typescript, RUNNERS.playwright]);
+  await project.install(TYPES_PACKAGES);
 }, INSTALL_LIMIT_MS);
 
 afterAll(() => {

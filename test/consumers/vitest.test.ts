@@ -1,12 +1,12 @@
-// The README's vitest recipes from the packed tarball, on Node 24 (vitest 5 needs Node 22.12+):
+// The docs' vitest recipes from the packed tarball, on Node 24 (vitest 5 needs Node 22.12+):
 // a mock per test file, and one shared mock with a session per worker (petstore-mock/workers).
 import { collideEnv, vitestCollideFiles } from './collide.js';
 import {
   INSTALL_LIMIT_MS,
-  RUNNERS,
   RUN_LIMIT_MS,
   createConsumerProject,
   mustRun,
+  recipePackages,
   runCommand,
   type ConsumerProject,
 } from './consumer-project.js';
@@ -17,7 +17,7 @@ describe('vitest: a mock per test file', () => {
   beforeAll(async () => {
     project = await createConsumerProject('vitest');
     project.copyExample('vitest/pets.test.ts', 'pets.test.ts');
-    await project.install([RUNNERS.vitest]);
+    await project.install(recipePackages('vitest'));
   }, INSTALL_LIMIT_MS);
 
   afterAll(() => {
@@ -40,7 +40,7 @@ describe('vitest workers: one mock for the run, a session per worker', () => {
   beforeAll(async () => {
     project = await createConsumerProject('vitest-workers');
     project.copyExample('vitest-workers', '.');
-    await project.install([RUNNERS.vitest]);
+    await project.install(recipePackages('vitest-workers'));
   }, INSTALL_LIMIT_MS);
 
   afterAll(() => {
