@@ -14,7 +14,7 @@ test('lists the generated pets', async () => {
 });
 
 test('shows an empty catalogue', async () => {
-  mock.useScenario('empty-catalogue', { times: 1 }); // or { session: 'worker-1' }
+  await mock.useScenario('empty-catalogue', { times: 1 }); // or { session: 'worker-1' }
   const res = await fetch(`${mock.url}/pets`, { headers: auth });
   expect(await res.json()).toEqual([]);
 });

@@ -13,7 +13,13 @@ import {
 } from './consumer-project.js';
 
 /** Uses each entry point's API; compiled as CommonJS (require) and as ESM (import). */
-const USES = `import { startMockServer, ConfigError, type MockServer, type Pet } from 'petstore-mock';
+const USES = `import {
+  startMockServer,
+  ConfigError,
+  type JournalEntry,
+  type MockServer,
+  type Pet,
+} from 'petstore-mock';
 import { connectMock, startSharedMock, workerSession, type MockClient } from 'petstore-mock/workers';
 import { expect, test, type MockFixtures } from 'petstore-mock/playwright';
 
@@ -21,14 +27,15 @@ export async function uses(): Promise<void> {
   const mock: MockServer = await startMockServer({ seed: 1, count: 2, logLevel: 'silent' });
   const pets = (await (await fetch(\`\${mock.url}/pets\`)).json()) as Pet[];
   const id: number | bigint | undefined = pets[0]?.id;
-  mock.useScenario('slow', { times: 1, session: 'a' });
+  await mock.useScenario('slow', { times: 1, session: 'a' });
+  const journal: JournalEntry[] = await mock.requests({ session: 'a' });
   await mock.reset('a');
   await mock.close();
   const shared = await startSharedMock({ adminToken: 'x' });
   const client: MockClient = connectMock({ session: workerSession() });
   const entries = await client.requests({ limit: 1 });
   const fixtures: keyof MockFixtures = 'mock';
-  console.log(id, entries.length, fixtures, shared.adminUrl, new ConfigError('x').name, expect, test);
+  console.log(id, journal.length, entries.length, fixtures, shared.adminUrl, new ConfigError('x').name, expect, test);
 }
 
 // @ts-expect-error count is a number
