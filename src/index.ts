@@ -19,3 +19,6 @@ export type {
   UnmatchedCoverage,
 } from './state/coverage-report.js';
 export type { CoverageFormat } from './state/coverage-formats.js';
+export type { ReloadOutcome, ReloadStatus } from './api/mock-control.js';
+export { ReloadRefusedError } from './server/reloader.js';
+export { FileError } from './util/located-file.js';

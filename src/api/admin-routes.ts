@@ -13,10 +13,14 @@ import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { scenarioNamed, type Scenario } from '../contract/scenario.js';
 import type { MockState } from '../state/mock-state.js';
+import { HttpError } from '../http/http-error.js';
+import type { MockControl } from './mock-control.js';
 import { isRecord } from '../util/is-record.js';
 
 export interface AdminDeps {
   state: MockState;
+  /** The server's reload, when there is one (a bare createApp has none). */
+  control?: MockControl | undefined;
   scenarios: ReadonlyMap<string, Scenario>;
   /** The pet API's operations, for coverage reports. */
   operations: readonly Operation[];
@@ -32,6 +36,11 @@ export interface AdminApiDeps extends AdminDeps {
 }
 
 const DEFAULT_JOURNAL_LIMIT = 50;
+
+/** A boolean query parameter the validator has checked: true as text, or coerced. */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 'true';
+}
 
 function operationsOf(scenario: Scenario): string[] {
   const ids = scenario.rules.flatMap((rule) =>
@@ -57,7 +66,7 @@ export function createAdminApi(deps: AdminApiDeps): Router {
  * The control plane under /__admin as one route table: each entry a small task over the session
  * the call names (X-Mock-Session) or the default one. Bodies are validated by the admin document.
  */
-export function createAdminRoutes({ state, scenarios, operations }: AdminDeps): Router {
+export function createAdminRoutes({ state, control, scenarios, operations }: AdminDeps): Router {
   const routes: [
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
@@ -67,9 +76,26 @@ export function createAdminRoutes({ state, scenarios, operations }: AdminDeps): 
       'get',
       '/health',
       async (_req, res) => {
-        // Rejects (503 state_unavailable) while the state store cannot be reached.
+        // Rejects (503 state_unavailable) while the state store cannot be reached. A failed
+        // reload is reported, still 200: the last good version serves.
         await state.health();
-        res.json({ status: 'ok' });
+        const reload = control?.reloadStatus();
+        res.json(reload ? { status: 'ok', reload } : { status: 'ok' });
+      },
+    ],
+    [
+      'post',
+      '/reload',
+      async (req, res) => {
+        if (!control) {
+          throw new HttpError(
+            404,
+            'not_found',
+            'This mock cannot reload: it has no files behind it.',
+          );
+        }
+        // The validator has checked `reset` is a boolean (true or false, as text or coerced).
+        res.json(await control.reload({ reset: isTrue(req.query.reset) }));
       },
     ],
     [

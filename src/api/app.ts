@@ -21,6 +21,7 @@ import { createProxySteps } from '../proxy/forward-step.js';
 import type { Proxy } from '../proxy/proxy.js';
 import type { Scenario } from '../contract/scenario.js';
 import type { MockState } from '../state/mock-state.js';
+import type { MockControl } from './mock-control.js';
 import type { PetStatus } from '../state/pet.js';
 import { consoleDir } from '../util/paths.js';
 
@@ -59,6 +60,8 @@ export interface AppDeps {
   seed?: number | undefined;
   /** Sessions whose draw of delays is kept (--max-sessions). */
   maxSessions?: number | undefined;
+  /** The server's reload (POST /__admin/reload, and its status in health); none for a bare app. */
+  control?: MockControl | undefined;
 }
 
 /**
@@ -93,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
         adminToken: deps.adminToken,
         bodyLimit: BODY_LIMIT,
         state,
+        control: deps.control,
         scenarios,
         operations: contract.operations.operations,
       }),

@@ -4,6 +4,7 @@ import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../config/load-config.js';
+import { FileError } from '../util/located-file.js';
 import { helpText } from '../config/help.js';
 import { releaseLogFields, releaseMemoryWhenIdle } from './idle-memory.js';
 import { errorMessage } from '../util/error-message.js';
@@ -107,8 +108,11 @@ main(process.argv.slice(2), process.env).then(
   (error: unknown) => {
     // Expected failures (bad flag, busy port, bad fixture) are one line; anything else too.
     const prefix =
-      error instanceof ConfigError ? 'petstore-mock: ' : 'petstore-mock: cannot start: ';
+      error instanceof ConfigError || error instanceof FileError
+        ? 'petstore-mock: '
+        : 'petstore-mock: cannot start: ';
     console.error(`${prefix}${errorMessage(error).split('\n')[0] ?? ''}`);
-    process.exitCode = error instanceof ConfigError ? 2 : 1;
+    // A bad setting or a file it cannot use: 2, as a usage error; anything else 1.
+    process.exitCode = error instanceof ConfigError || error instanceof FileError ? 2 : 1;
   },
 );

@@ -1,7 +1,7 @@
 import { coverageFormatOfFile } from '../state/coverage-formats.js';
 import { PET_STATUSES, type PetStatus } from '../state/pet.js';
 import type { LogLevel } from '../util/logger.js';
-import { defaultFixturesPath, defaultScenariosDir } from '../util/paths.js';
+import { defaultContractPath, defaultFixturesPath, defaultScenariosDir } from '../util/paths.js';
 import { ConfigError } from './config-error.js';
 import {
   bytes,
@@ -49,6 +49,15 @@ export const SETTINGS = {
     help: 'TCP port (0: any free port)',
   }),
   host: text({ env: 'HOST', default: '127.0.0.1', value: '<host>', help: 'address to listen on' }),
+  contract: text({
+    default: defaultContractPath,
+    shown: 'openapi.yaml (packaged)',
+    value: '<file.yaml>',
+    help: 'the OpenAPI 3.0 or 3.1 contract to serve: your own copy of the Pet Store contract',
+  }),
+  watch: switchSetting({
+    help: 'apply edits of the contract, the scenarios and the fixtures while running, keeping the state',
+  }),
   db: optionalText({
     value: '<file.json>',
     shown: '(in memory)',

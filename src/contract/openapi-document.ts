@@ -7,7 +7,7 @@ export interface OpenApiServer {
 }
 
 /**
- * An OpenAPI 3.0 document, as far as the mock itself reads it; express-openapi-validator reads
+ * An OpenAPI 3.0 or 3.1 document, as far as the mock itself reads it; express-openapi-validator reads
  * the rest (validator.ts).
  */
 export interface OpenApiDocument {
@@ -28,12 +28,12 @@ function isServer(value: unknown): value is OpenApiServer {
   );
 }
 
-/** Checks the outline of an OpenAPI 3.0 document; the validator checks the rest when it loads it. */
+/** Checks the outline of an OpenAPI 3.0 or 3.1 document; the validator reads the rest. */
 export function isOpenApiDocument(value: unknown): value is OpenApiDocument {
   return (
     isRecord(value) &&
     typeof value.openapi === 'string' &&
-    value.openapi.startsWith('3.0') &&
+    /^3\.[01]\./.test(value.openapi) &&
     isRecord(value.info) &&
     isRecord(value.paths) &&
     (value.servers === undefined ||

@@ -1,36 +1,19 @@
 import type { Logger } from 'pino';
 import type { AppDeps } from '../api/app.js';
 import { ConfigError } from '../config/config-error.js';
+import { FileError } from '../util/located-file.js';
 import type { Config } from '../config/settings.js';
 import { loadContract } from '../contract/load-contract.js';
+import { DEFAULT_SEED, loadDefinition, type MockDefinition } from './load-definition.js';
 import { createProxy } from '../proxy/proxy.js';
 import { openState } from './open-state.js';
 import { errorMessage } from '../util/error-message.js';
-import { adminContractPath, defaultContractPath } from '../util/paths.js';
-import { loadScenarios } from '../contract/load-scenarios.js';
+import { adminContractPath } from '../util/paths.js';
 import type { Scenario } from '../contract/scenario.js';
-import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
 
 /** A start that failed for a reason the user can act on; its message is one line. */
 export class StartError extends Error {
   override name = 'StartError';
-}
-
-/** The seed of generated pets when only --count is given, and of scenario delays without one. */
-const DEFAULT_SEED = 1;
-/** How many pets --seed generates without --count. */
-const DEFAULT_COUNT = 100;
-
-/** Generated from a seed when --seed or --count is given, else read from the fixtures file. */
-function initialDataSource(config: Config): InitialDataSource {
-  if (config.seed === undefined && config.count === undefined) {
-    return { kind: 'fixtures', path: config.fixtures };
-  }
-  return {
-    kind: 'generated',
-    seed: config.seed ?? DEFAULT_SEED,
-    count: config.count ?? DEFAULT_COUNT,
-  };
 }
 
 /** The start-up scenario; a name no scenario has is a bad setting (exit 2), not a failed start. */
@@ -48,19 +31,22 @@ function scenarioOf(
   return scenario;
 }
 
+/** What the app was built from: its dependencies, and the definition they came from. */
+export interface LoadedMock extends AppDeps {
+  readonly definition: MockDefinition;
+}
+
 /**
- * Reads everything the app needs from the config: the contracts of the pet and admin APIs, the
- * scenarios (checked against the contract), the initial data (checked too), the default
- * session's store, and proxy mode's client of the real service and recording.
+ * Reads everything the app needs from the config: the definition (contract, scenarios checked
+ * against it, initial data checked too), the admin API's contract, the state (in this process or
+ * in Redis), and proxy mode's client of the real service and recording.
  */
-export async function loadMock(config: Config, logger: Logger): Promise<AppDeps> {
+export async function loadMock(config: Config, logger: Logger): Promise<LoadedMock> {
   try {
-    const contract = loadContract(defaultContractPath);
+    const definition = await loadDefinition(config);
+    const { contract, scenarios, initial } = definition;
     const adminContract = loadContract(adminContractPath);
-    const scenarios = loadScenarios(config.scenariosDir, contract);
     const startupScenario = scenarioOf(config.scenario, scenarios);
-    const checkPet = contract.checkSchema('Pet');
-    const initial = await loadInitialData(initialDataSource(config), checkPet);
     // Before the state, which holds the --db file's lock: a target or record file that cannot
     // be used stops the start with nothing to undo.
     const proxy =
@@ -70,25 +56,22 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
             { ...config, proxyTarget: config.proxyTarget },
             {
               basePath: contract.operations.basePath,
-              checkPet,
+              checkPet: contract.checkSchema('Pet'),
               logger,
             },
           );
-    const source = initialDataSource(config);
     const state = await openState(
       config,
       {
         initial,
-        initialSource:
-          source.kind === 'fixtures'
-            ? `fixtures ${source.path}`
-            : `seed ${source.seed}, count ${source.count}`,
+        initialSource: definition.initialSource,
         contract,
         startupScenario: startupScenario?.name,
       },
       logger,
     );
     return {
+      definition,
       contract,
       adminContract,
       state,
@@ -104,7 +87,9 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       proxy,
     };
   } catch (error) {
-    if (error instanceof StartError || error instanceof ConfigError) throw error;
+    if (error instanceof StartError || error instanceof ConfigError || error instanceof FileError) {
+      throw error;
+    }
     throw new StartError(errorMessage(error));
   }
 }

@@ -24,6 +24,16 @@ function digest(value: unknown): string {
   return createHash('sha256').update(stringifyJson(value)).digest('hex').slice(0, 16);
 }
 
+/** What replicas on one Redis prefix must share, in words: the contract and the initial data. */
+export function identityOf(
+  sources: Pick<StateSources, 'contract' | 'initial' | 'initialSource'>,
+): Record<string, string> {
+  return {
+    contract: `sha256 ${digest(sources.contract.document)}`,
+    initial: `${sources.initialSource} (sha256 ${digest(sources.initial.pets)})`,
+  };
+}
+
 /**
  * The state the config asks for: Redis with --state-url, else this process's (the default
  * session's pets in the --db file, or in memory).
@@ -50,10 +60,7 @@ export async function openState(
         startupScenario,
         journalSize: config.journalSize,
         journalBytes,
-        identity: {
-          contract: `sha256 ${digest(sources.contract.document)}`,
-          initial: `${sources.initialSource} (sha256 ${digest(initial.pets)})`,
-        },
+        identity: identityOf(sources),
         onLostRecords: (count, error) => {
           logger.warn({ err: error, count }, 'journal and coverage records lost: Redis is away');
         },

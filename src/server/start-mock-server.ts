@@ -7,6 +7,7 @@ import { reportCoverage, type CoverageReport } from '../state/coverage-report.js
 import { createLogger } from '../util/logger.js';
 import { scenarioNamed } from '../contract/scenario.js';
 import { startServer } from './start-server.js';
+import type { ReloadOutcome } from '../api/mock-control.js';
 import type { JournalEntry } from '../state/request-journal.js';
 
 /**
@@ -43,6 +44,12 @@ export interface MockServer {
   coverage(options: { session?: string; format: CoverageFormat }): Promise<string>;
   /** Forgets the coverage: one session's, or without one every coverage. A reset keeps it. */
   clearCoverage(session?: string): Promise<void>;
+  /**
+   * Reads the contract, the scenarios and the fixtures again and applies what changed, keeping
+   * pets, sessions, journals and coverage; rejects (ReloadRefusedError) when it cannot, the last
+   * good version serving. `reset` applies it with every session reset.
+   */
+  reload(options?: { reset?: boolean }): Promise<ReloadOutcome>;
   /** Stops accepting, finishes in-flight requests, writes the store (and coverageReport). */
   close(): Promise<void>;
 }
@@ -57,7 +64,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const config = configFromOptions({ port: 0, logLevel: 'silent', ...settings });
   const logger = given ?? createLogger(config.logLevel, false);
   const server = await startServer(config, logger);
-  const { state, scenarios } = server.deps;
+  const { state } = server.deps;
   function coverage(options?: { session?: string }): Promise<CoverageReport>;
   function coverage(options: { session?: string; format: CoverageFormat }): Promise<string>;
   async function coverage(
@@ -65,7 +72,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   ): Promise<CoverageReport | string> {
     const { session, format } = options;
     const tally = await state.coverage(session === undefined ? { suite: true } : { session });
-    const report = reportCoverage(server.deps.contract.operations.operations, tally);
+    const report = reportCoverage(server.definition().contract.operations.operations, tally);
     return format === undefined ? report : formatCoverage(report, format);
   }
   return {
@@ -75,11 +82,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     port: server.port,
     reset: (session) => state.reset(session),
     useScenario: (name, { times, session } = {}) =>
-      state.activate(session, scenarioNamed(scenarios, name).name, times),
+      state.activate(session, scenarioNamed(server.definition().scenarios, name).name, times),
     clearScenario: (session) => state.deactivate(session),
     requests: ({ limit = 50, session } = {}) => state.journal(session, limit),
     coverage,
     clearCoverage: (session) => state.clearCoverage(session),
+    reload: (options) => server.reload(options),
     close: () => server.close(),
   };
 }

@@ -6,6 +6,11 @@ import type { Config } from '../config/settings.js';
 import { createHttpServer, type HttpServer } from './create-http-server.js';
 import { isRecord } from '../util/is-record.js';
 import { loadMock, StartError } from './load-mock.js';
+import type { MockDefinition } from './load-definition.js';
+import { Reloader } from './reloader.js';
+import { watchFiles, watchedPaths } from './watch-files.js';
+import type { MockControl, ReloadOutcome } from '../api/mock-control.js';
+import type { Contract } from '../contract/load-contract.js';
 import { coverageFormatOfFile, formatCoverage } from '../state/coverage-formats.js';
 import { reportCoverage } from '../state/coverage-report.js';
 import type { MockState } from '../state/mock-state.js';
@@ -18,8 +23,12 @@ export interface RunningServer {
   /** Base address of the pet API, e.g. `http://127.0.0.1:4010/v1`. */
   readonly apiUrl: string;
   readonly port: number;
-  /** What the app was built from: contracts, state, scenarios. */
+  /** What the app was built from: the state, the logger; the contract and scenarios it started with. */
   readonly deps: AppDeps;
+  /** What it serves now: the definition a reload swapped in last. */
+  definition(): MockDefinition;
+  /** Reads the contract, scenarios and fixtures again (POST /__admin/reload). */
+  reload(options?: { reset?: boolean }): Promise<ReloadOutcome>;
   /**
    * Stops accepting, finishes in-flight requests, writes the store (and --coverage-report, and
    * the --record file).
@@ -60,10 +69,14 @@ async function closeGracefully(http: HttpServer, state: MockState): Promise<void
 }
 
 /** Writes the whole suite's coverage report (--coverage-report), once no answer can come. */
-async function writeCoverageReport(path: string, deps: AppDeps): Promise<void> {
+async function writeCoverageReport(
+  path: string,
+  contract: Contract,
+  state: MockState,
+): Promise<void> {
   const report = reportCoverage(
-    deps.contract.operations.operations,
-    await deps.state.coverage({ suite: true }),
+    contract.operations.operations,
+    await state.coverage({ suite: true }),
   );
   // The config let only a path with a format's extension through.
   const format = coverageFormatOfFile(path) ?? 'json';
@@ -100,11 +113,25 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
   });
 }
 
-/** Loads the contracts, scenarios and data, builds the app and listens: the only listen(). */
+/**
+ * Loads the contracts, scenarios and data, builds the app and listens: the only listen(). With
+ * --watch, edits of the files are applied while it runs.
+ */
 export async function startServer(config: Config, logger: Logger): Promise<StartedServer> {
-  const deps = await loadMock(config, logger);
-  const app = createApp(deps);
-  const http = createHttpServer(app, config, logger);
+  const { definition, ...deps } = await loadMock(config, logger);
+  const control: MockControl = {
+    reload: ({ reset }) => reloader.reload({ reset }),
+    reloadStatus: () => reloader.status,
+  };
+  const reloader: Reloader = new Reloader({
+    config,
+    state: deps.state,
+    logger,
+    definition,
+    buildApp: (next) =>
+      createApp({ ...deps, contract: next.contract, scenarios: next.scenarios, control }),
+  });
+  const http = createHttpServer(reloader.handle, config, logger);
   let address: AddressInfo;
   try {
     address = await listen(http.server, config);
@@ -116,16 +143,27 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  const watcher = config.watch
+    ? watchFiles(watchedPaths(config), () => {
+        // A failed reload is logged and shown by health; the last good version serves.
+        reloader.reload().catch(() => undefined);
+      })
+    : undefined;
   return {
     url,
     apiUrl: `${url}${deps.contract.operations.basePath}`,
     port: address.port,
     deps,
+    definition: () => reloader.definition,
+    reload: (options = {}) => reloader.reload(options),
     requestsReceived: http.requestsReceived,
     close: async () => {
+      watcher?.close();
       await closeGracefully(http, deps.state);
       await deps.proxy?.close();
-      if (config.coverageReport) await writeCoverageReport(config.coverageReport, deps);
+      if (config.coverageReport) {
+        await writeCoverageReport(config.coverageReport, reloader.definition.contract, deps.state);
+      }
     },
   };
 }

@@ -21,12 +21,26 @@ function petFields(pet: Pet): Pet {
   return copy;
 }
 
+/** An entry of a list of pets that is not a Pet the mock can keep; `index` is its place. */
+export class InvalidPetError extends Error {
+  override name = 'InvalidPetError';
+
+  constructor(
+    source: string,
+    readonly index: number | undefined,
+    readonly reason: string,
+  ) {
+    super(`${source}: ${index === undefined ? '' : `entry ${index}: `}${reason}`);
+  }
+}
+
 /**
  * Checks a list of pets against the contract's Pet schema, plus what the mock needs (positive,
  * unique ids). Throws a message naming the source and the entry at fault.
  */
 export function checkPets(value: unknown, source: string, checkPet: SchemaCheck): Pet[] {
-  if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of pets`);
+  if (!Array.isArray(value))
+    throw new InvalidPetError(source, undefined, 'expected a JSON array of pets');
   const seen = new Set<Int64>();
   return value.map((entry: unknown, index) => {
     // The schema sees rounded int64 values; isPet checks that they are exact int64s.
@@ -38,7 +52,7 @@ export function checkPets(value: unknown, source: string, checkPet: SchemaCheck)
     }
     if (problems.length > 0 || !isPet(entry)) {
       const detail = problems.length > 0 ? problems.join('; ') : 'is not a Pet';
-      throw new Error(`${source}: entry ${index}: ${detail}`);
+      throw new InvalidPetError(source, index, detail);
     }
     return petFields(entry);
   });

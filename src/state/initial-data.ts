@@ -2,16 +2,38 @@ import { readFileSync } from 'node:fs';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../util/error-message.js';
 import { parseJson } from '../util/json-codec.js';
-import { checkPets } from './check-pets.js';
+import { InvalidPetError, checkPets } from './check-pets.js';
+import { FileError, parseLocated, type PathStep, type Position } from '../util/located-file.js';
 import { storeDataFrom, type StoreData } from './store-data.js';
 
 /** Reads and checks a fixture file (a JSON array of Pet). */
 export function loadFixtures(path: string, checkPet: SchemaCheck): StoreData {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new FileError(path, `cannot read the fixtures: ${errorMessage(error)}`);
+  }
+  // Where a problem is: the text parsed again with positions, only once one is found.
+  const positionOf = (steps: readonly PathStep[]): Position | undefined => {
+    try {
+      return parseLocated(path, text).positionOf(steps);
+    } catch (error) {
+      return error instanceof FileError ? error.position : undefined;
+    }
+  };
   let parsed: unknown;
   try {
-    parsed = parseJson(readFileSync(path, 'utf8'));
+    parsed = parseJson(text);
   } catch (error) {
-    throw new Error(`cannot read fixtures ${path}: ${errorMessage(error)}`);
+    throw new FileError(path, `not JSON: ${errorMessage(error)}`, positionOf([]));
   }
-  return storeDataFrom(checkPets(parsed, path, checkPet));
+  try {
+    return storeDataFrom(checkPets(parsed, path, checkPet));
+  } catch (error) {
+    if (!(error instanceof InvalidPetError)) throw error;
+    const at = error.index === undefined ? [] : [error.index];
+    const entry = error.index === undefined ? '' : `entry ${error.index}: `;
+    throw new FileError(path, `${entry}${error.reason}`, positionOf(at));
+  }
 }

@@ -1,6 +1,8 @@
 import type { Int64 } from '../util/int64.js';
 import type { CoverageTally } from './coverage-tally.js';
-import { createSession, createSessionFactory, type SessionOptions } from './create-session.js';
+import { createSession, type SessionOptions } from './create-session.js';
+import { createMemoryStore } from './open-store.js';
+import type { StoreSnapshot } from './store-data.js';
 import type {
   ActiveScenario,
   FinishedCall,
@@ -8,6 +10,8 @@ import type {
   SessionId,
   SessionSummary,
   StateKind,
+  StoredPets,
+  SwitchedOff,
 } from './mock-state.js';
 import type { NewPet, Pet } from './pet.js';
 import type { ListQuery, PetStore } from './pet-store.js';
@@ -40,12 +44,15 @@ function attempt<T>(work: () => T | Promise<T>): Promise<T> {
 export class LocalState implements MockState {
   readonly kind: Exclude<StateKind, 'redis'>;
   readonly #registry: SessionRegistry;
+  /** What new sessions start from and resets restore: changed by a reload. */
+  #initial: StoreSnapshot;
 
   constructor(options: LocalStateOptions) {
     this.kind = options.kind;
+    this.#initial = options.initial;
     this.#registry = new SessionRegistry(
       createSession(undefined, options.defaultStore, options),
-      createSessionFactory(options),
+      (id) => createSession(id, createMemoryStore(this.#initial, options.budget), options),
       options.maxSessions,
     );
   }
@@ -124,6 +131,39 @@ export class LocalState implements MockState {
     });
   }
 
+  storedPets(): Promise<StoredPets[]> {
+    return attempt(() =>
+      this.#all().map((session) => ({
+        session: session.id ?? null,
+        ...session.store.storedPets(),
+      })),
+    );
+  }
+
+  rebase(initial: StoreSnapshot): Promise<void> {
+    return attempt(() => {
+      this.#initial = initial;
+      for (const session of this.#all()) session.store.rebase(initial);
+    });
+  }
+
+  switchOff(known: readonly string[]): Promise<SwitchedOff[]> {
+    return attempt(() =>
+      this.#all().flatMap((session) => {
+        const active = session.scenarios.active;
+        if (!active || known.includes(active.name)) return [];
+        session.scenarios.deactivate();
+        return [{ session: session.id ?? null, scenario: active.name }];
+      }),
+    );
+  }
+
+  resetAll(): Promise<void> {
+    return attempt(async () => {
+      for (const session of this.#all()) await resetSession(session);
+    });
+  }
+
   petCount(): Promise<number> {
     return Promise.resolve(this.#registry.default.store.size);
   }
@@ -134,6 +174,12 @@ export class LocalState implements MockState {
 
   close(): Promise<void> {
     return this.#registry.default.store.close();
+  }
+
+  /** The default session and the live named ones, without touching their recency. */
+  #all(): Session[] {
+    const named = this.#registry.ids().flatMap((id) => this.#registry.peek(id) ?? []);
+    return [this.#registry.default, ...named];
   }
 
   /** A live session (its id checked), without creating it or touching its recency. */

@@ -3,6 +3,7 @@ import { Refusal } from '../util/refusal.js';
 import type { CoveredAnswer, CoverageTally } from './coverage-tally.js';
 import type { NewPet, Pet } from './pet.js';
 import type { ListQuery } from './pet-store.js';
+import type { StoreSnapshot } from './store-data.js';
 import type { JournalEntry, JournalRecord } from './request-journal.js';
 
 /** A session as the state names it: an X-Mock-Session value, or undefined for the default one. */
@@ -32,6 +33,24 @@ export interface FinishedCall {
   readonly authenticated: boolean;
   readonly journal: JournalRecord;
   readonly coverage: CoveredAnswer;
+}
+
+/** The pets one session keeps besides the initial data, for a reload's checks. */
+export interface StoredPets {
+  /** null for the default session. */
+  readonly session: string | null;
+  readonly pets: readonly Pet[];
+  /**
+   * True where they sit after the initial data (their ids above its ids); false where they are
+   * the whole store (the --db file, which wins over the initial data until a reset).
+   */
+  readonly layered: boolean;
+}
+
+/** A scenario switch turned off because its scenario is gone. */
+export interface SwitchedOff {
+  readonly session: string | null;
+  readonly scenario: string;
 }
 
 /** Which backend keeps the state. */
@@ -110,6 +129,19 @@ export interface MockState {
   coverage(of: { suite: true } | { session: string }): Promise<CoverageTally | undefined>;
   /** Clears one session's coverage, or without a session every coverage: the suite's and all. */
   clearCoverage(session: string | undefined): Promise<void>;
+  // --- reload: what a new contract, scenarios or fixtures change ---
+  /** Every live session's pets besides the initial data. */
+  storedPets(): Promise<StoredPets[]>;
+  /**
+   * New initial data for every session, kept pets staying on top of it (a reload checked their
+   * ids first); `identity` is what the mock serves now (a shared prefix records it).
+   */
+  rebase(initial: StoreSnapshot, identity: Readonly<Record<string, string>>): Promise<void>;
+  /** Turns off each switch whose scenario is not one of `known`; says which. */
+  switchOff(known: readonly string[]): Promise<SwitchedOff[]>;
+  /** Every live session reset (see reset). */
+  resetAll(): Promise<void>;
+
   /** Pets of the default session: for the ready line. */
   petCount(): Promise<number>;
   /** Rejects with StateUnavailableError when the store cannot be reached. */

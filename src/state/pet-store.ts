@@ -21,7 +21,7 @@ export interface ListQuery {
 export class PetStore {
   /** A file store's lowdb; undefined in memory, where nothing is written. */
   readonly #db: Low<StoreData> | undefined;
-  readonly #initial: StoreSnapshot;
+  #initial: StoreSnapshot;
   readonly #budget: StoreBudget;
   /** Saves the store; concurrent callers share one write. */
   readonly #save: () => Promise<void>;
@@ -220,6 +220,25 @@ export class PetStore {
       this.#addedBytes -= cost;
       this.#budget.give(cost);
     }
+  }
+
+  /**
+   * The pets it keeps besides the initial data: in memory those it added (they sit after the
+   * initial data); a file store's whole list (the file wins over the initial data until a reset).
+   */
+  storedPets(): { readonly pets: readonly Pet[]; readonly layered: boolean } {
+    return { pets: this.#own.slice(0, this.#written()), layered: this.#db === undefined };
+  }
+
+  /**
+   * New initial data (a reload): what reset() restores from now on. In memory it is also what the
+   * pets it added sit on, and the next id stays after both; a file store keeps its file's pets.
+   */
+  rebase(initial: StoreSnapshot): void {
+    this.#initial = initial;
+    if (this.#db) return;
+    this.#base = initial.pets;
+    if (this.#nextId < initial.nextId) this.#nextId = initial.nextId;
   }
 
   /** Its session was dropped: gives back its budget, and charges nothing from now on. */

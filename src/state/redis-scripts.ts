@@ -117,7 +117,9 @@ local sid = ARGV[2]
 open(sid, now, tonumber(ARGV[3]), tonumber(ARGV[4]))
 local added = tonumber(redis.call('GET', skey(sid, 'added')) or '0')
 if added >= tonumber(ARGV[6]) then return {'full-pets'} end
+-- The session's counter, or the initial data's next id where that is further (a reload).
 local id = redis.call('GET', skey(sid, 'next')) or ARGV[5]
+if #ARGV[5] > #id or (#ARGV[5] == #id and ARGV[5] > id) then id = ARGV[5] end
 local cost = tonumber(ARGV[9]) + #id
 local used = tonumber(redis.call('GET', P .. 'budget') or '0')
 if used + cost > tonumber(ARGV[7]) then return {'full-bytes', tostring(used)} end
@@ -230,6 +232,51 @@ end
 clear(P)
 clear(skey('', ''))
 for _, named in ipairs(redis.call('ZRANGE', P .. 'sessions', 0, -1)) do clear(skey(named, '')) end
+return true
+`);
+
+/** The default session and the live named ones, for scripts that go over all of them. */
+const EVERY_SESSION = `
+local function every_session()
+  local all = {''}
+  for _, sid in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', '(' .. now_ms(), '+inf')) do
+    table.insert(all, sid)
+  end
+  return all
+end
+`;
+
+/** ARGV: P. Each live session's added pets: {sid, {json...}}. For a reload's checks. */
+export const STORED_PETS = script(`${EVERY_SESSION}
+local out = {}
+for _, sid in ipairs(every_session()) do
+  table.insert(out, {sid, redis.call('LRANGE', skey(sid, 'pets'), 0, -1)})
+end
+return out
+`);
+
+/**
+ * ARGV: P, startup, then the names of the scenarios there are now. Turns off each switch whose
+ * scenario is gone; returns sid, name of each.
+ */
+export const SWITCH_OFF = script(`${EVERY_SESSION}
+local known = {}
+for i = 3, #ARGV do known[ARGV[i]] = true end
+local out = {}
+for _, sid in ipairs(every_session()) do
+  local name = switch_of(sid, ARGV[2])
+  if name ~= '' and not known[name] then
+    redis.call('HSET', skey(sid, 'switch'), 'name', '', 'remaining', '')
+    table.insert(out, sid)
+    table.insert(out, name)
+  end
+end
+return out
+`);
+
+/** ARGV: P. Keeps: every live session reset at once (a reload with reset). */
+export const RESET_ALL = script(`${EVERY_SESSION}
+for _, sid in ipairs(every_session()) do clear_own(sid) end
 return true
 `);
 

@@ -11,6 +11,8 @@ import type {
   MockState,
   SessionId,
   SessionSummary,
+  StoredPets,
+  SwitchedOff,
 } from './mock-state.js';
 import { StateUnavailableError } from './mock-state.js';
 import { isPetStatus, type NewPet, type Pet, type PetStatus } from './pet.js';
@@ -93,6 +95,9 @@ const SCRIPTS = {
   clearCoverage: new LuaScript(scripts.CLEAR_COVERAGE),
   record: new LuaScript(scripts.RECORD),
   claimPrefix: new LuaScript(scripts.CLAIM_PREFIX),
+  storedPets: new LuaScript(scripts.STORED_PETS),
+  switchOff: new LuaScript(scripts.SWITCH_OFF),
+  resetAll: new LuaScript(scripts.RESET_ALL),
 } as const;
 
 function isStringArray(value: unknown): value is string[] {
@@ -219,7 +224,9 @@ export class RedisState implements MockState {
   readonly #redis: Redis;
   readonly #options: RedisStateOptions;
   readonly #where: string;
-  readonly #initialNext: string;
+  /** The initial data: the same on every replica on the prefix; a reload changes it. */
+  #initial: StoreSnapshot;
+  #initialNext: string;
   #pending: string[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
@@ -228,6 +235,7 @@ export class RedisState implements MockState {
     this.#redis = redis;
     this.#options = options;
     this.#where = describe(options.url);
+    this.#initial = options.initial;
     this.#initialNext = String(options.initial.nextId);
   }
 
@@ -328,7 +336,7 @@ export class RedisState implements MockState {
   }
 
   async listPets(session: SessionId, { limit, status }: ListQuery): Promise<Pet[]> {
-    const found = firstOf(this.#options.initial.pets, limit, status);
+    const found = firstOf(this.#initial.pets, limit, status);
     if (found.length === limit) return found;
     const key = this.#key(sid(session), status === undefined ? 'pets' : `st:${status}`);
     const own = await this.#call((redis) => redis.lrange(key, 0, limit - found.length - 1));
@@ -336,7 +344,7 @@ export class RedisState implements MockState {
   }
 
   async getPet(session: SessionId, id: Int64): Promise<Pet | undefined> {
-    const initial = findById(this.#options.initial.pets, id);
+    const initial = findById(this.#initial.pets, id);
     if (initial) return initial;
     const key = this.#key(sid(session), 'byid');
     const json = await this.#call((redis) => redis.hget(key, String(id)));
@@ -475,9 +483,47 @@ export class RedisState implements MockState {
     await this.#run('clearCoverage', [session === undefined ? '' : sid(session)]);
   }
 
+  async storedPets(): Promise<StoredPets[]> {
+    const result = await this.#run('storedPets', []);
+    if (!Array.isArray(result)) return [];
+    const entries: unknown[] = result;
+    return entries.flatMap((entry) => {
+      if (!Array.isArray(entry)) return [];
+      const parts: unknown[] = entry;
+      const [session, pets] = parts;
+      if (typeof session !== 'string' || !isStringArray(pets)) return [];
+      return [{ session: session === '' ? null : session, pets: pets.map(petOf), layered: true }];
+    });
+  }
+
+  async rebase(initial: StoreSnapshot, identity: Readonly<Record<string, string>>): Promise<void> {
+    // What replicas started later must serve; those running serve theirs until they reload.
+    const fields = Object.entries(identity).flat();
+    if (fields.length > 0) {
+      await this.#call((redis) => redis.hset(`${this.#options.prefix}meta`, ...fields));
+    }
+    this.#initial = initial;
+    this.#initialNext = String(initial.nextId);
+  }
+
+  async switchOff(known: readonly string[]): Promise<SwitchedOff[]> {
+    const result = await this.#run('switchOff', [this.#options.startupScenario ?? '', ...known]);
+    if (!isStringArray(result)) return [];
+    const off: SwitchedOff[] = [];
+    for (let i = 0; i + 1 < result.length; i += 2) {
+      const session = result[i] ?? '';
+      off.push({ session: session === '' ? null : session, scenario: result[i + 1] ?? '' });
+    }
+    return off;
+  }
+
+  async resetAll(): Promise<void> {
+    await this.#run('resetAll', []);
+  }
+
   async petCount(): Promise<number> {
     const own = await this.#call((redis) => redis.llen(this.#key('', 'pets')));
-    return this.#options.initial.pets.length + own;
+    return this.#initial.pets.length + own;
   }
 
   async health(): Promise<void> {

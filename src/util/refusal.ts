@@ -21,7 +21,9 @@ export type ErrorCode =
   | 'contract_violation'
   | 'upstream_unreachable'
   // The state store (Redis, --state-url) cannot be reached: try again soon.
-  | 'state_unavailable';
+  | 'state_unavailable'
+  // POST /__admin/reload: the files could not be applied; the last good version serves.
+  | 'reload_failed';
 
 /**
  * An error of the mock's own rules (a scenario, a session, a budget) that knows how it is

@@ -8,7 +8,11 @@ import {
   type Config,
   type SettingName,
 } from '../../src/config/settings.js';
-import { defaultFixturesPath, defaultScenariosDir } from '../../src/util/paths.js';
+import {
+  defaultContractPath,
+  defaultFixturesPath,
+  defaultScenariosDir,
+} from '../../src/util/paths.js';
 
 /** The config of a command line that must run; fails the test on help/version. */
 function runConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
@@ -36,6 +40,8 @@ describe('loadConfig: defaults', () => {
     const expected: Config = {
       port: 4010,
       host: '127.0.0.1',
+      contract: defaultContractPath,
+      watch: false,
       db: undefined,
       stateUrl: undefined,
       statePrefix: 'petstore-mock:',
@@ -178,6 +184,24 @@ const OPTION_CASES: OptionCase[] = [
     flagValue: '/data/flag.json',
     fromEnv: { db: '/data/env.json' },
     fromFlag: { db: '/data/flag.json' },
+  },
+  {
+    name: 'contract',
+    flag: 'contract',
+    env: 'MOCK_CONTRACT',
+    envValue: '/repo/env.yaml',
+    flagValue: '/repo/flag.yaml',
+    fromEnv: { contract: '/repo/env.yaml' },
+    fromFlag: { contract: '/repo/flag.yaml' },
+  },
+  {
+    name: 'watch',
+    flag: 'watch',
+    env: 'MOCK_WATCH',
+    envValue: '1',
+    flagValue: '',
+    fromEnv: { watch: true },
+    fromFlag: { watch: true },
   },
   {
     name: 'stateUrl',

@@ -1,0 +1,166 @@
+import { isRecord } from '../util/is-record.js';
+import type { PathStep } from '../util/located-file.js';
+
+/** One way a document is not an OpenAPI document the mock can serve, and where. */
+export interface DocumentProblem {
+  readonly path: readonly PathStep[];
+  readonly message: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const STATUS = /^([1-5](\d\d|XX)|default)$/;
+const LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
+
+/** Every `$ref` in a value, with where it is written. */
+function* refsOf(
+  value: unknown,
+  path: PathStep[] = [],
+): Generator<{ ref: string; path: PathStep[] }> {
+  if (Array.isArray(value)) {
+    const items: unknown[] = value;
+    for (const [i, item] of items.entries()) yield* refsOf(item, [...path, i]);
+    return;
+  }
+  if (!isRecord(value)) return;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$ref' && typeof child === 'string') yield { ref: child, path: [...path, key] };
+    else yield* refsOf(child, [...path, key]);
+  }
+}
+
+/** The value a local reference (`#/components/schemas/Pet`) points at, if any. */
+function resolve(document: unknown, ref: string): unknown {
+  let node = document;
+  for (const step of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(step).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!isRecord(node) || !(key in node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+function checkOperation(
+  operation: unknown,
+  path: PathStep[],
+  seenIds: Map<string, string>,
+  problems: DocumentProblem[],
+): void {
+  if (!isRecord(operation)) {
+    problems.push({ path, message: 'an operation must be an object' });
+    return;
+  }
+  const { operationId, responses, parameters } = operation;
+  if (operationId !== undefined) {
+    if (typeof operationId !== 'string' || operationId === '') {
+      problems.push({ path: [...path, 'operationId'], message: 'operationId must be a text' });
+    } else if (seenIds.has(operationId)) {
+      problems.push({
+        path: [...path, 'operationId'],
+        message: `operationId ${operationId} is also the id of ${seenIds.get(operationId) ?? ''}`,
+      });
+    } else {
+      seenIds.set(operationId, path.join(' '));
+    }
+  }
+  if (!isRecord(responses) || Object.keys(responses).length === 0) {
+    problems.push({ path: [...path, 'responses'], message: 'an operation needs its responses' });
+  } else {
+    for (const [status, response] of Object.entries(responses)) {
+      if (!STATUS.test(status)) {
+        problems.push({
+          path: [...path, 'responses', status],
+          message: `"${status}" is not a status code`,
+        });
+      }
+      if (!isRecord(response)) {
+        problems.push({ path: [...path, 'responses', status], message: 'a response is an object' });
+      } else if (response.$ref === undefined && typeof response.description !== 'string') {
+        problems.push({
+          path: [...path, 'responses', status],
+          message: 'a response needs a description',
+        });
+      }
+    }
+  }
+  checkParameters(parameters, [...path, 'parameters'], problems);
+}
+
+function checkParameters(parameters: unknown, path: PathStep[], problems: DocumentProblem[]): void {
+  if (parameters === undefined) return;
+  if (!Array.isArray(parameters)) {
+    problems.push({ path, message: 'parameters must be a list' });
+    return;
+  }
+  const items: unknown[] = parameters;
+  for (const [i, parameter] of items.entries()) {
+    if (isRecord(parameter) && typeof parameter.$ref === 'string') continue;
+    if (
+      !isRecord(parameter) ||
+      typeof parameter.name !== 'string' ||
+      typeof parameter.in !== 'string' ||
+      !LOCATIONS.has(parameter.in)
+    ) {
+      problems.push({
+        path: [...path, i],
+        message: 'a parameter needs a name and an `in` of query, header, path or cookie',
+      });
+    }
+  }
+}
+
+/**
+ * The problems that keep a parsed document from being an OpenAPI 3.0 or 3.1 document the mock can
+ * serve, each with where it is: the outline (version, info, paths, operations and their
+ * responses, parameters, servers), unique operationIds, and every `$ref` pointing inside the
+ * document at something that exists. Schemas themselves are checked when they are compiled.
+ */
+export function checkOpenApi(document: unknown): DocumentProblem[] {
+  if (!isRecord(document)) return [{ path: [], message: 'not an OpenAPI document: not a mapping' }];
+  const problems: DocumentProblem[] = [];
+  const { openapi, info, paths, servers } = document;
+  if (typeof openapi !== 'string' || !/^3\.[01]\.\d+/.test(openapi)) {
+    problems.push({
+      path: ['openapi'],
+      message: `not an OpenAPI 3.0 or 3.1 document: openapi is ${openapi === undefined ? 'missing' : JSON.stringify(openapi)}`,
+    });
+    return problems;
+  }
+  if (!isRecord(info) || typeof info.title !== 'string' || typeof info.version !== 'string') {
+    problems.push({ path: ['info'], message: 'info needs a title and a version' });
+  }
+  if (
+    servers !== undefined &&
+    (!Array.isArray(servers) ||
+      !servers.every((server) => isRecord(server) && typeof server.url === 'string'))
+  ) {
+    problems.push({ path: ['servers'], message: 'servers must be a list of {url}' });
+  }
+  if (!isRecord(paths)) {
+    problems.push({ path: ['paths'], message: 'paths must be a mapping of paths to operations' });
+  } else {
+    const seenIds = new Map<string, string>();
+    for (const [template, item] of Object.entries(paths)) {
+      const at: PathStep[] = ['paths', template];
+      if (!template.startsWith('/')) {
+        problems.push({ path: at, message: `the path "${template}" does not start with /` });
+      }
+      if (!isRecord(item)) {
+        problems.push({ path: at, message: 'a path item must be a mapping' });
+        continue;
+      }
+      checkParameters(item.parameters, [...at, 'parameters'], problems);
+      for (const method of METHODS) {
+        if (item[method] !== undefined)
+          checkOperation(item[method], [...at, method], seenIds, problems);
+      }
+    }
+  }
+  for (const { ref, path } of refsOf(document)) {
+    if (!ref.startsWith('#/')) {
+      problems.push({ path, message: `$ref ${ref} points outside the document (not supported)` });
+    } else if (resolve(document, ref) === undefined) {
+      problems.push({ path, message: `$ref ${ref} points at nothing in the document` });
+    }
+  }
+  return problems;
+}
