@@ -30,7 +30,8 @@ const DEFAULT_ERRORS: Readonly<Record<number, { code: ErrorCode; message: string
   404: { code: 'not_found', message: 'The requested animal does not exist.' },
 };
 
-function delayMs(delay: Delay, random: Random): number {
+/** The milliseconds a rule's delay holds: its fixed value, or drawn from min to max, both included. */
+export function delayMs(delay: Delay, random: Random): number {
   return 'fixed' in delay
     ? delay.fixed
     : delay.min + Math.floor(random() * (delay.max - delay.min + 1));

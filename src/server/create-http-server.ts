@@ -61,6 +61,9 @@ export function createHttpServer(
   Object.assign(server, { httpAllowHalfOpen: true });
   server.on('clientError', (error: Error, socket) => {
     const code = 'code' in error ? error.code : undefined;
+    // Bytes after a request with `Connection: close` are not processed (RFC 9112 §9.6): Node
+    // still answers that request, then closes; answering the parser's error instead cut it off.
+    if (code === 'HPE_CLOSED_CONNECTION') return;
     if (code === 'ECONNRESET' || !socket.writable || !gate.mayAnswerRaw(socket)) {
       socket.destroy();
       return;

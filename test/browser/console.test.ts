@@ -210,7 +210,12 @@ describe('the QA console in Chromium', () => {
   });
 
   it('resets the session only after confirmation', async () => {
-    await openConsole();
+    const { origin } = await openConsole();
+    const resets: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && req.url() === `${origin}/__admin/reset`)
+        resets.push(req.url());
+    });
     expect((await petCall('/pets')).status).toBe(200);
     const row = journalRow('/v1/pets');
     await row.waitFor({ timeout: JOURNAL_WAIT_MS });
@@ -224,13 +229,19 @@ describe('the QA console in Chromium', () => {
     await page.getByRole('button', { name: 'Reset session…' }).click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.waitForTimeout(1500);
+    // A request after the cancels shows once the journal was read again since: the first one is
+    // still there beside it, no reset was sent, and the mock's journal has both.
+    expect((await petCall('/pets?limit=1')).status).toBe(200);
+    await journalRow('/v1/pets?limit=1').waitFor({ timeout: JOURNAL_WAIT_MS });
     expect(await row.count()).toBe(1);
+    expect(resets).toEqual([]);
+    expect(mock?.requests().map((entry) => entry.query)).toEqual(['limit=1', '']);
     await page.getByRole('button', { name: 'Reset session…' }).click();
     await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
     await page.getByText('Session default reset.').waitFor();
     await page.getByText('No requests yet.').waitFor();
     expect(await row.count()).toBe(0);
+    expect(resets).toHaveLength(1);
     expect(problems).toEqual([]);
   });
 

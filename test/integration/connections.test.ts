@@ -138,6 +138,49 @@ describe('answers Node gives without an Error body, or not at all', () => {
   );
 });
 
+describe('a request with Connection: close, then more bytes on the socket (RFC 9112 §9.6)', () => {
+  /** A create request for a pet of this name, with extra header lines. */
+  const createPet = (name: string, extra = ''): string => {
+    const body = JSON.stringify({ name, categoryId: 1 });
+    return (
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n' +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`
+    );
+  };
+
+  it('answers the first request in full, closes, and processes nothing after it', async () => {
+    const mock = await start({ count: 0 });
+    const connection = await open(mock);
+    connection.socket.write(createPet('first', 'Connection: close\r\n') + createPet('second'));
+    expect(await within(connection.closed, WAIT_MS)).toBe(true);
+    expect(countAnswers(connection.received(), 201)).toBe(1);
+    // One answer, whole: answerOf reads everything after the head as one JSON body.
+    const { statusLine, headers, body } = answerOf(connection.received());
+    expect(statusLine).toBe('HTTP/1.1 201 Created');
+    expect(headers).toMatch(/\r\nConnection: close(\r\n|$)/i);
+    expect(body).toMatchObject({ name: 'first', categoryId: 1 });
+    const res = await fetch(`${mock.url}/pets?limit=100`, { headers: AUTH });
+    const pets = (await res.json()) as { name: string }[];
+    expect(pets.map((pet) => pet.name)).toEqual(['first']);
+    expect(mock.requests({ limit: 100 }).map((entry) => entry.operationId)).toEqual([
+      'listPets',
+      'createPet',
+    ]);
+  });
+
+  it('answers a GET with Connection: close once, and not the GET after it', async () => {
+    const mock = await start();
+    const connection = await open(mock);
+    connection.socket.write(ONE_PET.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n') + LIST);
+    expect(await within(connection.closed, WAIT_MS)).toBe(true);
+    expect(countAnswers(connection.received(), 200)).toBe(1);
+    const { statusLine, body } = answerOf(connection.received());
+    expect(statusLine).toBe('HTTP/1.1 200 OK');
+    expect(body).toHaveLength(1);
+    expect(listsHandled(mock)).toBe(1);
+  });
+});
+
 describe('timeouts hold as configured (Node checks them every 30 s by default)', () => {
   it(
     'answers headers not complete within --headers-timeout 408, and closes',

@@ -87,6 +87,25 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBe(LOCAL);
   });
 
+  // The README's default: http://localhost:*, http://127.0.0.1:*, http://[::1]:*.
+  it.each([
+    'http://localhost:8080',
+    'http://127.0.0.1:4200',
+    'http://[::1]:5173',
+    'http://[::1]:9',
+  ])(
+    'allows the local origin %s by default, on a preflight and an actual request',
+    async (origin) => {
+      const { app } = await createTestApp({ pets: somePets(2) });
+      const pre = await preflight(app, origin);
+      expect(pre.status).toBe(204);
+      expect(pre.headers['access-control-allow-origin']).toBe(origin);
+      const res = await request(app).get('/v1/pets').set(AUTH).set('Origin', origin);
+      expect(res.status).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+    },
+  );
+
   it('gives a non-local origin no Access-Control-Allow-Origin by default', async () => {
     const { app } = await createTestApp({ pets: somePets(2) });
     const pre = await preflight(app, 'https://evil.example');

@@ -7,6 +7,7 @@ import { startMockServer, type MockServer } from '../../src/index.js';
 import { openPetStore } from '../../src/state/open-store.js';
 import { readStoreFile } from '../../src/state/read-store-file.js';
 import { storeDataFrom } from '../../src/state/store-data.js';
+import { openRaw, type RawConnection } from '../helpers/raw-socket.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
 
 const SLOW = 60_000;
@@ -115,21 +116,29 @@ describe('on a real socket', () => {
   it(
     'serves other clients while 200 slow clients hold half-sent requests',
     async () => {
-      const slow = Array.from({ length: 200 }, () => {
-        const socket = connect(mock.port, '127.0.0.1', () => {
-          socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n'); // headers never finished
-        });
-        socket.on('error', () => undefined);
-        return socket;
-      });
+      const slow: RawConnection[] = [];
       try {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Each connected and its half request handed to the kernel before any other client
+        // comes: the server accepts connections in the order they were made.
+        for (let i = 0; i < 200; i += 1) {
+          const connection = await openRaw(mock.port);
+          slow.push(connection);
+          await new Promise<void>((resolve, reject) => {
+            connection.socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n', (error) => {
+              if (error) reject(error);
+              else resolve();
+            }); // headers never finished
+          });
+        }
         for (let i = 0; i < 5; i += 1) {
           const res = await fetch(`${mock.url}/pets?limit=1`, { headers: AUTH });
           expect(res.status).toBe(200);
         }
+        // All 200 still held open, none answered: the server served the others alongside them.
+        expect(slow.filter((connection) => connection.socket.closed)).toHaveLength(0);
+        expect(slow.filter((connection) => connection.received() !== '')).toHaveLength(0);
       } finally {
-        for (const socket of slow) socket.destroy();
+        for (const connection of slow) connection.socket.destroy();
       }
     },
     SLOW,

@@ -1,10 +1,17 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMockServer } from '../../src/index.js';
+import { sendHeld } from '../helpers/held-request.js';
+import { eventually } from '../helpers/raw-socket.js';
 import { createPetOver, killAllClis, startCli, stopCli } from '../helpers/process-cli.js';
 
 /** Generous bound for process tests on a busy machine (not a timing assertion). */
 const SLOW = 60_000;
+/** How long a test waits for something the server must do well before it (not a timing goal). */
+const WAIT_MS = 20_000;
+/** Creates acknowledged before a stop or kill: the writers are under way. */
+const UNDER_LOAD = 20;
 
 const TOKEN = 'shutdown';
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
@@ -34,7 +41,8 @@ describe('graceful shutdown', () => {
           acknowledged.push(id);
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Stopped under load: once creates are being acknowledged, while the writers go on.
+      expect(await eventually(() => acknowledged.length >= UNDER_LOAD, WAIT_MS)).toBe(true);
       const exit = await stopCli(cli);
       await Promise.all(writers);
       expect(exit.code).toBe(0);
@@ -62,12 +70,11 @@ describe('graceful shutdown', () => {
         'rules:\n  - operations: listPets\n    delay: 300\n',
       );
       const cli = await startCli(['--port', '0', '--scenarios-dir', scenarios]);
-      const inFlight = fetch(`${cli.url}/pets?limit=2`, {
-        headers: { ...AUTH, 'X-Mock-Scenario': 'brief' },
-      });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { answer } = await sendHeld(new URL(cli.url).origin, 'brief', () =>
+        fetch(`${cli.url}/pets?limit=2`, { headers: AUTH }),
+      );
       const exited = stopCli(cli);
-      const res = await inFlight;
+      const res = await answer;
       expect(res.status).toBe(200);
       expect(await res.json()).toHaveLength(2);
       expect((await exited).code).toBe(0);
@@ -85,9 +92,9 @@ describe('graceful shutdown', () => {
     async ({ first, second, code }) => {
       const cli = await startCli(['--port', '0']);
       // A request held open by a slow scenario keeps the first stop waiting for its grace period.
-      const held = fetch(`${cli.url}/pets`, { headers: { ...AUTH, 'X-Mock-Scenario': 'timeout' } });
-      held.catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sendHeld(new URL(cli.url).origin, 'timeout', () =>
+        fetch(`${cli.url}/pets`, { headers: AUTH }),
+      );
       cli.child.kill(first);
       // Sent together, two signals could merge (the same one) or swap (the kernel delivers the
       // lower number first): the second goes once the first is being handled.
@@ -114,7 +121,7 @@ describe('graceful shutdown', () => {
           acknowledged.push(id);
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await eventually(() => acknowledged.length >= UNDER_LOAD, WAIT_MS)).toBe(true);
       cli.child.kill('SIGKILL');
       const exit = await cli.exited;
       await Promise.all(writers);
@@ -128,6 +135,53 @@ describe('graceful shutdown', () => {
         if (got.status !== 200) missing.push(id);
       }
       expect(missing).toEqual([]);
+    },
+    SLOW,
+  );
+});
+
+// In process, the same stop the CLI's signals ask for: RunningServer.close().
+describe('the grace period of a stop (0.7 s)', () => {
+  /** The held request that a stop must cut. */
+  const LONG_MS = 10_000;
+
+  it(
+    'lets a request held 300 ms finish, cuts one held 10 s, and is done long before 10 s',
+    async () => {
+      const scenarios = join(dir, 'scenarios');
+      await mkdir(scenarios);
+      await writeFile(
+        join(scenarios, 'brief.yaml'),
+        'rules:\n  - operations: listPets\n    delay: 300\n',
+      );
+      await writeFile(
+        join(scenarios, 'long.yaml'),
+        `rules:\n  - operations: getPet\n    delay: ${LONG_MS}\n`,
+      );
+      const mock = await startMockServer({ scenariosDir: scenarios });
+      let closed = false;
+      try {
+        // The long one first: the brief one has at most its 300 ms left when the stop begins.
+        const long = await sendHeld(mock.origin, 'long', () =>
+          fetch(`${mock.url}/pets/1`, { headers: AUTH }),
+        );
+        const brief = await sendHeld(mock.origin, 'brief', () =>
+          fetch(`${mock.url}/pets?limit=2`, { headers: AUTH }),
+        );
+        const stopping = performance.now();
+        await mock.close();
+        closed = true;
+        const stopMs = performance.now() - stopping;
+        const res = await brief.answer;
+        expect(res.status).toBe(200);
+        expect(await res.json()).toHaveLength(2);
+        await expect(long.answer).rejects.toThrow();
+        // The long request was cut at the grace period: a quarter of its hold leaves the loaded
+        // machine seconds of slack, and fails a grace of 2.5 s or more.
+        expect(stopMs).toBeLessThan(LONG_MS / 4);
+      } finally {
+        if (!closed) await mock.close();
+      }
     },
     SLOW,
   );

@@ -46,6 +46,12 @@ function record(name: string, runs: number, stats: FuzzStats): void {
 interface FuzzOptions {
   readonly seed: number;
   readonly numRuns: number;
+  /**
+   * The statuses this family is meant to test, each of which its requests must get at least once:
+   * a generator that stops producing, say, a non-JSON Accept then fails here instead of
+   * silently testing less.
+   */
+  readonly reaches: readonly number[];
   /** Requests per case: more than one lets earlier requests change what later ones see. */
   readonly maxLength?: number;
 }
@@ -69,6 +75,8 @@ async function fuzz(name: string, knobs: Knobs, options: FuzzOptions): Promise<v
     record(name, runs, world.stats);
     await world.close();
   }
+  const missed = options.reaches.filter((status) => !world.stats.byStatus.has(status));
+  expect({ family: name, missed }).toEqual({ family: name, missed: [] });
 }
 
 describe('contract fuzz: requests generated from openapi.yaml', () => {
@@ -81,7 +89,12 @@ describe('contract fuzz: requests generated from openapi.yaml', () => {
   it(
     'createPet bodies: valid, wrong types, missing and extra fields, int64 edges, odd unicode, huge, malformed, deep',
     async () => {
-      await fuzz('createPet bodies', { operations: ['createPet'] }, { seed: 6001, numRuns: 500 });
+      await fuzz(
+        'createPet bodies',
+        { operations: ['createPet'] },
+        // Valid; wrong, missing, malformed or deep; huge.
+        { seed: 6001, numRuns: 500, reaches: [201, 400, 413] },
+      );
     },
     PROPERTY_TIMEOUT,
   );
@@ -89,7 +102,11 @@ describe('contract fuzz: requests generated from openapi.yaml', () => {
   it(
     'listPets queries: limit edges, enum values, duplicates, __proto__ keys, malformed percent',
     async () => {
-      await fuzz('listPets queries', { operations: ['listPets'] }, { seed: 6002, numRuns: 400 });
+      await fuzz(
+        'listPets queries',
+        { operations: ['listPets'] },
+        { seed: 6002, numRuns: 400, reaches: [200, 400] },
+      );
     },
     PROPERTY_TIMEOUT,
   );
@@ -97,7 +114,12 @@ describe('contract fuzz: requests generated from openapi.yaml', () => {
   it(
     'getPet ids: existing, absent, int64 edges and 2^53±1, out of range, garbage, malformed percent',
     async () => {
-      await fuzz('getPet ids', { operations: ['getPet'] }, { seed: 6003, numRuns: 400 });
+      await fuzz(
+        'getPet ids',
+        { operations: ['getPet'] },
+        // Existing; garbage or out of range; absent.
+        { seed: 6003, numRuns: 400, reaches: [200, 400, 404] },
+      );
     },
     PROPERTY_TIMEOUT,
   );
@@ -108,7 +130,8 @@ describe('contract fuzz: requests generated from openapi.yaml', () => {
       await fuzz(
         'auth, paths, methods',
         { anyMethod: true, rawPaths: true, authVariants: true },
-        { seed: 6004, numRuns: 500 },
+        // Accepted on each operation, invalid values; refused auth; other paths; other methods.
+        { seed: 6004, numRuns: 500, reaches: [200, 201, 400, 401, 404, 405] },
       );
     },
     PROPERTY_TIMEOUT,
@@ -120,7 +143,8 @@ describe('contract fuzz: requests generated from openapi.yaml', () => {
       await fuzz(
         'media types',
         { operations: ['createPet'], mediaVariants: true },
-        { seed: 6005, numRuns: 300 },
+        // Accepted; other types and encodings; Accept without JSON; too large.
+        { seed: 6005, numRuns: 300, reaches: [201, 400, 406, 413] },
       );
     },
     PROPERTY_TIMEOUT,
@@ -139,7 +163,13 @@ describe('contract fuzz: requests generated from openapi.yaml', () => {
           sessions: true,
           control: true,
         },
-        { seed: 6006, numRuns: 150, maxLength: 4 },
+        // All of the above, with invalid sessions and refused Prefer or X-Mock-Scenario (422).
+        {
+          seed: 6006,
+          numRuns: 150,
+          maxLength: 4,
+          reaches: [200, 201, 400, 401, 404, 405, 406, 422],
+        },
       );
     },
     PROPERTY_TIMEOUT,

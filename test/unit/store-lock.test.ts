@@ -1,19 +1,34 @@
 // The --db lock (issue 11): owners told apart by instance and host, not by a bare pid (two
 // containers sharing a volume are both PID 1); liveness by a heartbeat; fencing after a takeover.
-import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  LOCK_TIMING,
   lockPathOf,
   lockStoreFile,
   type LockTiming,
   type StoreLock,
 } from '../../src/state/store-lock.js';
+import { openPetStore } from '../../src/state/open-store.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
+import { contract } from '../helpers/test-app.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 
 const FAST: LockTiming = { heartbeatMs: 20, staleMs: 1000 };
+/** Generous bound for a test that waits the real 3 s (not a timing assertion). */
+const SLOW = 30_000;
+const checkPet = contract.checkSchema('Pet');
 
 let dir: string;
 let file: string;
@@ -75,6 +90,52 @@ describe('lockStoreFile', () => {
     expect(written).toMatchObject({ instance: lock.owner.instance, host: hostname() });
     await lock.release();
   });
+
+  it(
+    'after taking over a lock only not refreshed, waits 3 s before it reads the store file',
+    async () => {
+      // The store file as its first owner left it, then with the pet that owner still wrote.
+      const first = await openPetStore({ initial: storeDataFrom([]), dbPath: file, checkPet });
+      await first.create({ name: 'before', categoryId: 1 });
+      await first.close();
+      const before = readFileSync(file, 'utf8');
+      const second = await openPetStore({ initial: storeDataFrom([]), dbPath: file, checkPet });
+      await second.create({ name: 'late', categoryId: 1 });
+      await second.close();
+      const late = readFileSync(file, 'utf8');
+      writeFileSync(file, before);
+      foreignLock(60_000); // its owner, silent for a minute, may only be slow
+
+      const started = performance.now();
+      let openedAt: number | undefined;
+      const opening = openPetStore({ initial: storeDataFrom([]), dbPath: file, checkPet }).then(
+        (store) => {
+          openedAt = performance.now();
+          return store;
+        },
+      );
+      // The lock names the taker: the slow owner would see it now, and ends its last write. Seen
+      // before the wait ends, whatever the load: the poll's 10 ms timer is due before the taker's.
+      await eventually(() => !readFileSync(lockPathOf(file), 'utf8').includes('other-instance'));
+      const seenAt = performance.now();
+      expect(openedAt).toBeUndefined();
+      writeFileSync(`${file}.late`, late);
+      renameSync(`${file}.late`, file); // that last write, atomic as the store's own
+      const store = await opening;
+      try {
+        expect(store.list({ limit: 10 }).map((pet) => pet.name)).toEqual(['before', 'late']);
+        if (openedAt === undefined) throw new Error('not opened');
+        // No sooner than 3 s (timers count whole, possibly coarse, ms of the same clock); and
+        // not a wait as long as the 5 s stale time: 1.5 s of slack for a loaded machine.
+        expect(LOCK_TIMING.heartbeatMs).toBe(1000);
+        expect(openedAt - started).toBeGreaterThanOrEqual(3000 - 2);
+        expect(openedAt - seenAt).toBeLessThan(3000 + 1500);
+      } finally {
+        await store.close();
+      }
+    },
+    SLOW,
+  );
 
   it('refreshes its lock while held, so it never looks stale to another mock', async () => {
     const lock = await lockStoreFile(file, FAST);
