@@ -235,7 +235,7 @@ describe('the QA console in Chromium', () => {
     await journalRow('/v1/pets?limit=1').waitFor({ timeout: JOURNAL_WAIT_MS });
     expect(await row.count()).toBe(1);
     expect(resets).toEqual([]);
-    expect(mock?.requests().map((entry) => entry.query)).toEqual(['limit=1', '']);
+    expect((await mock?.requests())?.map((entry) => entry.query)).toEqual(['limit=1', '']);
     await page.getByRole('button', { name: 'Reset session…' }).click();
     await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
     await page.getByText('Session default reset.').waitFor();

@@ -162,7 +162,7 @@ describe('a request with Connection: close, then more bytes on the socket (RFC 9
     const res = await fetch(`${mock.url}/pets?limit=100`, { headers: AUTH });
     const pets = (await res.json()) as { name: string }[];
     expect(pets.map((pet) => pet.name)).toEqual(['first']);
-    expect(mock.requests({ limit: 100 }).map((entry) => entry.operationId)).toEqual([
+    expect((await mock.requests({ limit: 100 })).map((entry) => entry.operationId)).toEqual([
       'listPets',
       'createPet',
     ]);
@@ -177,7 +177,7 @@ describe('a request with Connection: close, then more bytes on the socket (RFC 9
     const { statusLine, body } = answerOf(connection.received());
     expect(statusLine).toBe('HTTP/1.1 200 OK');
     expect(body).toHaveLength(1);
-    expect(listsHandled(mock)).toBe(1);
+    expect(await listsHandled(mock)).toBe(1);
   });
 });
 

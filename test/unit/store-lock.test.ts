@@ -95,11 +95,11 @@ describe('lockStoreFile', () => {
     'after taking over a lock only not refreshed, waits 3 s before it reads the store file',
     async () => {
       // The store file as its first owner left it, then with the pet that owner still wrote.
-      const first = await openPetStore({ initial: storeDataFrom([]), dbPath: file, checkPet });
+      const first = await openPetStore({ initial: storeDataFrom([]), db: file, checkPet });
       await first.create({ name: 'before', categoryId: 1 });
       await first.close();
       const before = readFileSync(file, 'utf8');
-      const second = await openPetStore({ initial: storeDataFrom([]), dbPath: file, checkPet });
+      const second = await openPetStore({ initial: storeDataFrom([]), db: file, checkPet });
       await second.create({ name: 'late', categoryId: 1 });
       await second.close();
       const late = readFileSync(file, 'utf8');
@@ -108,7 +108,7 @@ describe('lockStoreFile', () => {
 
       const started = performance.now();
       let openedAt: number | undefined;
-      const opening = openPetStore({ initial: storeDataFrom([]), dbPath: file, checkPet }).then(
+      const opening = openPetStore({ initial: storeDataFrom([]), db: file, checkPet }).then(
         (store) => {
           openedAt = performance.now();
           return store;
