@@ -14,7 +14,13 @@ import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
 import { answerOperation, createPetHandlers } from './pet-handlers.js';
-import { answerHeadAsGet, checkQuery, findOperation, parseJsonExactly } from './request-steps.js';
+import {
+  answerHeadAsGet,
+  checkQuery,
+  findOperation,
+  parseJsonExactly,
+  requireUtf8,
+} from './request-steps.js';
 import { applyScenarios } from './scenario-step.js';
 import { attachSession, recordCall } from './session-steps.js';
 import { createProxySteps } from '../proxy/forward-step.js';
@@ -113,6 +119,8 @@ export function createApp(deps: AppDeps): Express {
       attachSession(calls),
       // Ours: 404 and 405 (with Allow) from method and path alone, before a body is read.
       findOperation(calls),
+      // Ours: the validator reads no charset, and express.text would decode any into text.
+      requireUtf8,
       // Ours: int64 beyond 2^53 keeps its digits, depth and duplicate keys are refused; the
       // validator sees only what JSON.parse made of the text.
       express.text({ type: 'application/json', limit: BODY_LIMIT }),

@@ -2,9 +2,10 @@ import type { RequestHandler } from 'express';
 import { HttpError } from '../http/http-error.js';
 import { MAX_JSON_DEPTH, MAX_QUERY_PARAMETERS } from '../http/limits.js';
 import { methodNotAllowed, noOperation } from '../http/to-http-error.js';
+import { charsetOf, hasBody } from '../http/request-parts.js';
 import { jsonDepthExceeds, parseJson, validationView } from '../util/json-codec.js';
 import { errorMessage } from '../util/error-message.js';
-import { truncate } from '../util/quote-text.js';
+import { quoteText, truncate } from '../util/quote-text.js';
 import type { PetCalls } from '../http/pet-call.js';
 
 // The checks of a pet API request that express-openapi-validator does not make, or makes later
@@ -74,6 +75,22 @@ export function parseJsonExactly(calls: PetCalls): RequestHandler {
     next();
   };
 }
+
+/**
+ * A body in a charset other than UTF-8, the only one JSON has (RFC 8259 §8.1): 400, instead of
+ * being decoded into other characters and stored.
+ */
+export const requireUtf8: RequestHandler = function requireUtf8(req, _res, next) {
+  const charset = charsetOf(req);
+  if (charset !== undefined && charset !== 'utf-8' && hasBody(req)) {
+    throw new HttpError(
+      400,
+      'unsupported_media_type',
+      `The body must be application/json in UTF-8, not ${quoteText(charset)}.`,
+    );
+  }
+  next();
+};
 
 /**
  * The query: at most MAX_QUERY_PARAMETERS parameters, a budget the validator has no notion of,

@@ -23,6 +23,21 @@ export function hasBody(req: IncomingMessage): boolean {
   );
 }
 
+/** The charset a Content-Type names, in lower case; undefined for none. */
+export function charsetOf(req: IncomingMessage): string | undefined {
+  const [, ...parameters] = (req.headers['content-type'] ?? '').split(';');
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=', 2);
+    if (name.trim().toLowerCase() === 'charset') {
+      return value
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
+    }
+  }
+  return undefined;
+}
+
 /** The session an X-Mock-Session header names, if any (checked by the session registry). */
 export function sessionIdOf(req: IncomingMessage): string | undefined {
   const header = req.headers['x-mock-session'];

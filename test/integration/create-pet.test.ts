@@ -15,6 +15,32 @@ describe('createPet (POST /v1/pets)', () => {
     expect(store.size).toBe(6);
   });
 
+  it.each(['latin1', 'utf-16', '"ISO-8859-1"'])(
+    'refuses a body in charset %s with 400 unsupported_media_type, storing nothing',
+    async (charset) => {
+      const { app, store } = await createTestApp({ pets: somePets(2) });
+      const res = await request(app)
+        .post('/v1/pets')
+        .set(AUTH)
+        .set('Content-Type', `application/json; charset=${charset}`)
+        .send('{"name":"\u00e9","categoryId":1}');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'unsupported_media_type', status: 400 });
+      expect(store.size).toBe(2);
+    },
+  );
+
+  it('reads a body that says charset=UTF-8 (any case) as UTF-8', async () => {
+    const { app } = await createTestApp({ pets: somePets(2) });
+    const res = await request(app)
+      .post('/v1/pets')
+      .set(AUTH)
+      .set('Content-Type', 'application/json; charset=UTF-8')
+      .send('{"name":"\u00e9\u{1F436}","categoryId":1}'); // superagent sends text as UTF-8
+    expect(res.status).toBe(201);
+    expect(asPet(res.body).name).toBe('\u00e9\u{1F436}');
+  });
+
   it('assigns the id after the largest id, even with gaps in the initial data', async () => {
     const { app } = await createTestApp({
       pets: [

@@ -37,6 +37,7 @@ const PET_API = [
   'authenticate',
   'attachSession',
   'findOperation',
+  'requireUtf8',
   'textParser',
   'parseJsonExactly',
   'checkQuery',
