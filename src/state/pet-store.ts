@@ -255,7 +255,7 @@ export class PetStore {
 }
 
 /** Binary search of pets in ascending id order. */
-function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
+export function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
   let low = 0;
   let high = pets.length - 1;
   while (low <= high) {

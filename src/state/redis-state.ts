@@ -16,7 +16,7 @@ import type {
 } from './mock-state.js';
 import { StateUnavailableError } from './mock-state.js';
 import { isPetStatus, type NewPet, type Pet, type PetStatus } from './pet.js';
-import type { ListQuery } from './pet-store.js';
+import { findById, type ListQuery } from './pet-store.js';
 import {
   journalEntryOf,
   listedEntry,
@@ -144,20 +144,6 @@ function firstOf(pets: readonly Pet[], limit: number, status: PetStatus | undefi
     if (pet.status === status) found.push(pet);
   }
   return found;
-}
-
-/** Binary search of pets in ascending id order. */
-function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
-  let low = 0;
-  let high = pets.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const pet = pets[middle];
-    if (pet === undefined || pet.id === id) return pet;
-    if (pet.id < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
 }
 
 /** The counts of a coverage as Redis keeps them (redis-scripts.ts RECORD), as a tally. */
