@@ -88,6 +88,10 @@ class PatternParser {
     const items: Item[] = [];
     for (let char = this.#peek(); char !== undefined && char !== '|' && char !== ')';) {
       const atom = this.#atom();
+      const next = this.#peek();
+      if (atom.kind === 'anchor' && next !== undefined && '*+?{'.includes(next)) {
+        this.#fail(`nothing to repeat before "${next}"`);
+      }
       items.push({ atom, ...this.#quantifier() });
       char = this.#peek();
     }

@@ -68,8 +68,10 @@ interface Merged {
 const FULL_DEPTH = 3;
 /** Deeper than this, a recursive schema has no way to stop (every level required). */
 const MAX_DEPTH = 12;
-/** Tries of a value a check refused (a pattern, a `not`, uniqueItems) before giving up. */
+/** Tries of a value a check refused (a pattern, a `not`) before giving up. */
 const TRIES = 10;
+/** Tries of an array item equal to none before it (uniqueItems over few values, e.g. an enum). */
+const UNIQUE_TRIES = 50;
 const DEFAULT_RANGE = 1000;
 const INT32 = 2 ** 31;
 /** The decimals of a generated number that has no multipleOf. */
@@ -644,7 +646,7 @@ export class SchemaFaker {
     for (let i = 0; i < count; i += 1) {
       const schema = prefix[i] ?? item;
       let added = false;
-      for (let t = 0; t < TRIES && !added; t += 1) {
+      for (let t = 0; t < UNIQUE_TRIES && !added; t += 1) {
         const value = this.#value(schema, `${where}/${i}`, depth + 1, undefined);
         const key = stableKey(value);
         if (m.uniqueItems && seen.has(key)) continue;
