@@ -135,6 +135,10 @@ describe('operations with no handler, answered from the contract', () => {
     expect(profile.currency).toBe('EUR');
     expect(profile.country).toBe('NL');
     expect(profile.status).not.toBe('closed');
+    // anyOf: an email, or an object with a phone.
+    const { contact } = profile;
+    if (typeof contact === 'string') expect(contact).toContain('@');
+    else expect(record(contact).phone).toMatch(/^\+\d{6,12}$/);
     const prices = profile.prices;
     expect(Array.isArray(prices) && new Set(prices).size === prices.length).toBe(true);
     expect(Object.keys(record(profile.manager))).not.toContain('extra');
