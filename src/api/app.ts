@@ -2,6 +2,7 @@ import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { CONSOLE_PATH, serveConsole } from './admin-console.js';
 import { createAdminApi } from './admin-routes.js';
+import { createContractAnswers } from '../contract/contract-answers.js';
 import type { Contract } from '../contract/load-contract.js';
 import { createContractValidator } from '../contract/validator.js';
 import { checkAccept } from '../http/accept.js';
@@ -62,7 +63,7 @@ export interface AppDeps {
   validation?: 'on' | 'off';
   /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
   proxy?: Proxy | undefined;
-  /** Seed of the delays drawn from scenario ranges (--seed; 1 without). */
+  /** Seed of the delays drawn from scenario ranges and of generated answers (--seed; 1 without). */
   seed?: number | undefined;
   /** Sessions whose draw of delays is kept (--max-sessions). */
   maxSessions?: number | undefined;
@@ -151,6 +152,8 @@ export function createApp(deps: AppDeps): Express {
         ? proxy.forwardToUpstream
         : answerOperation(
             createPetHandlers({ defaultStatus: deps.defaultStatus }),
+            // Built with the app, like the validator: a new contract gets new answers.
+            createContractAnswers(contract.document, { seed: deps.seed ?? 1 }),
             state,
             calls,
             sendJson,

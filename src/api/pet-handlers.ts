@@ -8,6 +8,7 @@ import type { ListQuery } from '../state/pet-store.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText } from '../util/quote-text.js';
 import type { PetCalls, Reply } from '../http/pet-call.js';
+import { ANSWER_SOURCE_HEADER, type ContractAnswers } from '../contract/contract-answers.js';
 
 /** A request that passed every check of the contract, as the handlers read it. */
 export interface CheckedRequest {
@@ -93,11 +94,15 @@ export function createPetHandlers(
 }
 
 /**
- * Answers a request that passed every check with its operation's handler, through res.json (so
- * the validator checks the answer) with int64 digits exact.
+ * Answers a request that passed every check, through res.json (so the validator checks the
+ * answer) with int64 digits exact: with its operation's handler, its body without the properties
+ * the contract marks writeOnly; or, for an operation the mock has no handler for, with the
+ * contract's own answer (its example, or data generated from its schema), whose source
+ * X-Mock-Answer names.
  */
 export function answerOperation(
   handlers: Readonly<Record<string, PetHandler>>,
+  answers: ContractAnswers,
   state: MockState,
   calls: PetCalls,
   sendJson: SendJson,
@@ -105,8 +110,13 @@ export function answerOperation(
   return async function answerOperation(req, res) {
     const call = calls.of(req);
     const op = call.match?.operation;
-    const handler = op && handlers[op.operationId];
-    if (!handler) throw new Error(`no handler for ${call.method} ${call.path}`);
+    if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
+    const handler = handlers[op.operationId];
+    if (!handler) {
+      const answer = await answers.answer(op, call.forcedStatus);
+      sendJson(res, answer.status, answer.body, { [ANSWER_SOURCE_HEADER]: answer.source });
+      return;
+    }
     const { session } = call;
     const reply = await handler({
       params: call.params ?? {},
@@ -118,6 +128,7 @@ export function answerOperation(
         create: (pet) => state.createPet(session, pet),
       },
     });
-    sendJson(res, reply.status, reply.body, reply.headers);
+    const body = answers.withoutWriteOnly(op, reply.status, reply.body);
+    sendJson(res, reply.status, body, reply.headers);
   };
 }

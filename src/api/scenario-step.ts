@@ -170,8 +170,9 @@ export function applyScenarios(
       return;
     }
     const { status } = rule;
-    // A delay alone, or a forced success the store answers itself.
+    // A delay alone, or a forced success the store (or the contract) answers itself.
     if (status === undefined || (status < 300 && rule.body === undefined)) {
+      call.forcedStatus = status;
       next();
       return;
     }

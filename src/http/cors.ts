@@ -1,5 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
+import { ANSWER_SOURCE_HEADER } from '../contract/contract-answers.js';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -33,7 +34,14 @@ export function allowCors(allowedOrigins: readonly string[]): RequestHandler {
       'X-Mock-Scenario',
       'X-Mock-Session',
     ],
-    exposedHeaders: ['Deprecation', 'Sunset', 'Link', 'X-Request-Id', 'WWW-Authenticate'],
+    exposedHeaders: [
+      'Deprecation',
+      'Sunset',
+      'Link',
+      'X-Request-Id',
+      'WWW-Authenticate',
+      ANSWER_SOURCE_HEADER,
+    ],
     maxAge: 600,
   });
 }

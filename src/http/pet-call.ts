@@ -25,6 +25,8 @@ export interface PetCall {
   body?: unknown;
   /** What forced the answer, if anything: `scenario <name>` or `Prefer: code=NNN`. */
   forcedBy?: string;
+  /** A forced success status left to the handler to answer (a body of the contract's for it). */
+  forcedStatus?: number;
   /** The problems the request was refused for. */
   validationErrors?: readonly string[];
   /** Proxy mode: what the real service answered (coverage reads it with the status sent). */
