@@ -12,6 +12,7 @@ import {
   type SettingName,
 } from '../../src/config/settings.js';
 import { packageRoot } from '../../src/util/paths.js';
+import type { MockServerOptions } from '../../src/server/start-mock-server.js';
 
 /** The config of a command line that must run; fails the test on help/version. */
 function runConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
@@ -275,6 +276,19 @@ describe('the settings table', () => {
       expect(setting.parse(setting.shown, flagOf(name))).toBe(setting.default);
     },
   );
+});
+
+/** True only when A and B are the same type (checked by the compiler, not at run time). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+describe("the library's options", () => {
+  it('are the settings of the table, each with its type, and a logger', () => {
+    // These fail to compile when MockServerOptions and the table drift apart.
+    const sameNames: Same<keyof MockServerOptions, SettingName | 'logger'> = true;
+    const sameTypes: Same<Required<MockServerOptions>['maxPets'], number> = true;
+    const sameLists: Same<Required<MockServerOptions>['apiKeys'], readonly string[]> = true;
+    expect([sameNames, sameTypes, sameLists]).toEqual([true, true, true]);
+  });
 });
 
 describe('docs/options.md', () => {
