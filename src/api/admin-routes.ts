@@ -9,6 +9,7 @@ import {
 } from '../state/coverage-formats.js';
 import { reportCoverage } from '../state/coverage-report.js';
 import { authenticateAdmin } from '../http/bearer-auth.js';
+import { METRICS_CONTENT_TYPE, type MockMetrics } from '../http/metrics.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { scenarioNamed, type Scenario } from '../contract/scenario.js';
@@ -20,6 +21,8 @@ export interface AdminDeps {
   scenarios: ReadonlyMap<string, Scenario>;
   /** The pet API's operations, for coverage reports. */
   operations: readonly Operation[];
+  /** What GET /metrics answers with. */
+  metrics: MockMetrics;
 }
 
 export interface AdminApiDeps extends AdminDeps {
@@ -57,7 +60,7 @@ export function createAdminApi(deps: AdminApiDeps): Router {
  * The control plane under /__admin as one route table: each entry a small task over the session
  * the call names (X-Mock-Session) or the default one. Bodies are validated by the admin document.
  */
-export function createAdminRoutes({ state, scenarios, operations }: AdminDeps): Router {
+export function createAdminRoutes({ state, scenarios, operations, metrics }: AdminDeps): Router {
   const routes: [
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
@@ -70,6 +73,14 @@ export function createAdminRoutes({ state, scenarios, operations }: AdminDeps): 
         // Rejects (503 state_unavailable) while the state store cannot be reached.
         await state.health();
         res.json({ status: 'ok' });
+      },
+    ],
+    [
+      'get',
+      '/metrics',
+      async (_req, res) => {
+        // Not session-scoped; sent as text, which the validator's res.json hook never sees.
+        res.type(METRICS_CONTENT_TYPE).send(await metrics.text(state));
       },
     ],
     [

@@ -9,6 +9,7 @@ import { authenticate } from '../http/bearer-auth.js';
 import { allowCors } from '../http/cors.js';
 import { answerNotFound, handleErrors } from '../http/error-handler.js';
 import { installExactJson } from '../http/exact-json.js';
+import { MockMetrics } from '../http/metrics.js';
 import { logRequest, noSniff } from '../http/request-log.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { noticeDeprecation } from './deprecation.js';
@@ -59,6 +60,11 @@ export interface AppDeps {
   seed?: number | undefined;
   /** Sessions whose draw of delays is kept (--max-sessions). */
   maxSessions?: number | undefined;
+  /**
+   * This app's metrics (GET /__admin/metrics), already told of the state's round trips; without
+   * it the app makes its own. Never shared between apps; none kept with noAdmin.
+   */
+  metrics?: MockMetrics | undefined;
 }
 
 /**
@@ -76,6 +82,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('case sensitive routing', true);
   const sendJson = installExactJson(app);
   const proxy = deps.proxy && createProxySteps(deps.proxy, calls, sendJson, logger);
+  // Without the admin API nothing could read them: nothing is counted.
+  const metrics = deps.noAdmin === true ? undefined : (deps.metrics ?? new MockMetrics());
 
   app.use(
     logRequest(logger, (req) => calls.find(req)?.match?.operation?.operationId),
@@ -83,7 +91,8 @@ export function createApp(deps: AppDeps): Express {
     // Preflights end here, before any credential is asked for.
     allowCors(deps.corsOrigin ?? []),
   );
-  if (deps.noAdmin !== true) {
+  // The admin API, unless noAdmin (which leaves no metrics either).
+  if (metrics) {
     // The console's shell first: a page holds no data and needs no token; its calls send one.
     app.use(`${ADMIN_PATH}${CONSOLE_PATH}`, serveConsole(deps.consoleDir ?? consoleDir));
     app.use(
@@ -95,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
         state,
         scenarios,
         operations: contract.operations.operations,
+        metrics,
       }),
     );
   }
@@ -103,7 +113,7 @@ export function createApp(deps: AppDeps): Express {
     // Each check of ours says what express-openapi-validator cannot do in its place.
     Router(ROUTER_OPTIONS).use(
       noticeDeprecation(logger, calls),
-      recordCall(state, calls),
+      recordCall(state, calls, metrics),
       // Ours: a 401 comes before every other answer, 404 and 405 included.
       authenticate(deps.apiKeys ?? []),
       attachSession(calls),

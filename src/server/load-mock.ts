@@ -3,6 +3,7 @@ import type { AppDeps } from '../api/app.js';
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/settings.js';
 import { loadContract } from '../contract/load-contract.js';
+import { MockMetrics } from '../http/metrics.js';
 import { createProxy } from '../proxy/proxy.js';
 import { openState } from './open-state.js';
 import { errorMessage } from '../util/error-message.js';
@@ -75,6 +76,8 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
             },
           );
     const source = initialDataSource(config);
+    // Made before the state, which tells them of its round trips; none without the admin API.
+    const metrics = config.noAdmin ? undefined : new MockMetrics();
     const state = await openState(
       config,
       {
@@ -87,6 +90,10 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
         startupScenario: startupScenario?.name,
       },
       logger,
+      metrics &&
+        ((failed) => {
+          metrics.countRoundTrip('redis', failed);
+        }),
     );
     return {
       contract,
@@ -102,6 +109,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<AppDeps>
       adminToken: config.adminToken,
       noAdmin: config.noAdmin,
       proxy,
+      metrics,
     };
   } catch (error) {
     if (error instanceof StartError || error instanceof ConfigError) throw error;
