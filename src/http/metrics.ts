@@ -55,7 +55,7 @@ function createInstruments(client: PromClient): Instruments {
     }),
     roundTripErrors: new client.Counter({
       name: 'petstore_mock_state_round_trip_errors_total',
-      help: 'Round trips to the state store that failed (unreachable, or slower than --state-timeout), by backend; each is a 503 state_unavailable or a lost journal batch.',
+      help: 'Round trips to the state store that failed (unreachable, or slower than --state-timeout), by backend: each failed what made it (a call answered 503 state_unavailable, a health check, a batch of journal records).',
       labelNames: ['backend'],
       registers,
     }),
