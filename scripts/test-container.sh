@@ -8,7 +8,10 @@
 #      lists, CA certificates, a `node` user) and builds the Dockerfile on it with
 #      `buildah bud --isolation chroot --pull-never`, as the Dockerfile's node:24-slim would;
 #   3. runs the image with `podman run --network host` (listening on 127.0.0.1 only), waits for its
-#      own HEALTHCHECK, sends real requests with curl, and times `podman stop`.
+#      own HEALTHCHECK, sends real requests with curl, and times `podman stop`;
+#   4. runs deploy/replicas/compose.yml with podman-compose: two replicas of the image on one
+#      Redis behind HAProxy, with Prometheus (scripts/test-replicas.sh says what stands in for the
+#      official images this machine cannot pull, and what it checks).
 # Everything podman and buildah store lives in a temporary directory removed on exit, also on failure.
 #
 # Environment: BASE_NPM_VERSION (npm put in the local base image; default 11.13.0, the npm 11 that
@@ -101,6 +104,9 @@ cgroup_manager = "cgroupfs"
 events_logger = "file"
 events_logfile_path = "$WORK/events.log"
 tmp_dir = "$WORK/tmp"
+
+[network]
+network_config_dir = "$WORK/networks"
 EOF
 export CONTAINERS_CONF="$WORK/containers.conf" CONTAINERS_STORAGE_CONF="$WORK/storage.conf"
 # Lower still where this machine's hard limits are lower (runc may not raise them).
@@ -308,5 +314,10 @@ awk -v s="$stop_s" 'BEGIN { exit !(s <= 5) }' || fail "podman stop took $stop_s 
 exit_code=$(podman inspect --format '{{.State.ExitCode}}' "$NAME")
 [ "$exit_code" = 0 ] || fail "exit code after podman stop: $exit_code, want 0"
 ok "podman stop in $stop_s s, exit code $exit_code"
+
+# ---- 8. replicas ---------------------------------------------------------------------------------
+t=$(date +%s%N)
+bash scripts/test-replicas.sh "$IMAGE" || fail "deploy/replicas/compose.yml (scripts/test-replicas.sh, above)"
+ok "deploy/replicas/compose.yml: Redis, two replicas, HAProxy and Prometheus in $(secs "$t" "$(date +%s%N)") s"
 
 STATUS=passed

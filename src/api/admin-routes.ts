@@ -9,6 +9,7 @@ import {
 } from '../state/coverage-formats.js';
 import { reportCoverage } from '../state/coverage-report.js';
 import { authenticateAdmin } from '../http/bearer-auth.js';
+import { METRICS_CONTENT_TYPE, type MockMetrics } from '../http/metrics.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { scenarioNamed, type Scenario } from '../contract/scenario.js';
@@ -24,6 +25,8 @@ export interface AdminDeps {
   scenarios: ReadonlyMap<string, Scenario>;
   /** The pet API's operations, for coverage reports. */
   operations: readonly Operation[];
+  /** What GET /metrics answers with. */
+  metrics: MockMetrics;
 }
 
 export interface AdminApiDeps extends AdminDeps {
@@ -66,7 +69,13 @@ export function createAdminApi(deps: AdminApiDeps): Router {
  * The control plane under /__admin as one route table: each entry a small task over the session
  * the call names (X-Mock-Session) or the default one. Bodies are validated by the admin document.
  */
-export function createAdminRoutes({ state, control, scenarios, operations }: AdminDeps): Router {
+export function createAdminRoutes({
+  state,
+  control,
+  scenarios,
+  operations,
+  metrics,
+}: AdminDeps): Router {
   const routes: [
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
@@ -96,6 +105,14 @@ export function createAdminRoutes({ state, control, scenarios, operations }: Adm
         }
         // The validator has checked `reset` is a boolean (true or false, as text or coerced).
         res.json(await control.reload({ reset: isTrue(req.query.reset) }));
+      },
+    ],
+    [
+      'get',
+      '/metrics',
+      async (_req, res) => {
+        // Not session-scoped; sent as text, which the validator's res.json hook never sees.
+        res.type(METRICS_CONTENT_TYPE).send(await metrics.text(state));
       },
     ],
     [

@@ -10,6 +10,7 @@ import { authenticate } from '../http/bearer-auth.js';
 import { allowCors } from '../http/cors.js';
 import { answerNotFound, handleErrors } from '../http/error-handler.js';
 import { installExactJson } from '../http/exact-json.js';
+import { MockMetrics } from '../http/metrics.js';
 import { logRequest, noSniff } from '../http/request-log.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { noticeDeprecation } from './deprecation.js';
@@ -69,6 +70,11 @@ export interface AppDeps {
   maxSessions?: number | undefined;
   /** The server's reload (POST /__admin/reload, and its status in health); none for a bare app. */
   control?: MockControl | undefined;
+  /**
+   * This app's metrics (GET /__admin/metrics), already told of the state's round trips; without
+   * it the app makes its own. Never shared between apps; none kept with noAdmin.
+   */
+  metrics?: MockMetrics | undefined;
 }
 
 /**
@@ -86,6 +92,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('case sensitive routing', true);
   const sendJson = installExactJson(app);
   const proxy = deps.proxy && createProxySteps(deps.proxy, calls, sendJson, logger);
+  // Without the admin API nothing could read them: nothing is counted.
+  const metrics = deps.noAdmin === true ? undefined : (deps.metrics ?? new MockMetrics());
 
   app.use(
     logRequest(logger, (req) => calls.find(req)?.match?.operation?.operationId),
@@ -93,7 +101,8 @@ export function createApp(deps: AppDeps): Express {
     // Preflights end here, before any credential is asked for.
     allowCors(deps.corsOrigin ?? []),
   );
-  if (deps.noAdmin !== true) {
+  // The admin API, unless noAdmin (which leaves no metrics either).
+  if (metrics) {
     // The console's shell first: a page holds no data and needs no token; its calls send one.
     app.use(`${ADMIN_PATH}${CONSOLE_PATH}`, serveConsole(deps.consoleDir ?? consoleDir));
     app.use(
@@ -106,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
         control: deps.control,
         scenarios,
         operations: contract.operations.operations,
+        metrics,
       }),
     );
   }
@@ -114,7 +124,7 @@ export function createApp(deps: AppDeps): Express {
     // Each check of ours says what express-openapi-validator cannot do in its place.
     Router(ROUTER_OPTIONS).use(
       noticeDeprecation(logger, calls),
-      recordCall(state, calls),
+      recordCall(state, calls, metrics),
       // Ours: a 401 comes before every other answer, 404 and 405 included.
       authenticate(deps.apiKeys ?? []),
       attachSession(calls),

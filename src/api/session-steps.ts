@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { MockMetrics } from '../http/metrics.js';
 import type { PetCall, PetCalls } from '../http/pet-call.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import type { CoveredAnswer } from '../state/coverage-tally.js';
@@ -25,13 +26,21 @@ function coveredAnswer(call: PetCall, sent: number | null): CoveredAnswer {
  * for coverage in the whole suite's tally and its session's. Coverage reads only the final status
  * and the call, so an answer counts the same whichever step gave it; no answer sent (a network
  * fault, a client that left) counts as the operation's `noAnswer`. A forwarded call (proxy mode)
- * counts the real service's status and whether that answer broke the contract.
+ * counts the real service's status and whether that answer broke the contract. The metrics (when
+ * the app keeps them) count it once, with how long it took, in the same listener.
  */
-export function recordCall(state: MockState, calls: PetCalls): RequestHandler {
+export function recordCall(
+  state: MockState,
+  calls: PetCalls,
+  metrics: MockMetrics | undefined,
+): RequestHandler {
   return function recordCall(req, res, next) {
     const call = calls.of(req);
+    const started = performance.now();
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : null;
+      const seconds = (performance.now() - started) / 1000;
+      metrics?.recordAnswer(call.match?.operation?.operationId, status, seconds);
       state.recordCall({
         // A request refused before its session was opened names it all the same.
         session: call.session ?? sessionIdOf(req),

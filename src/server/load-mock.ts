@@ -5,6 +5,7 @@ import { FileError } from '../util/located-file.js';
 import type { Config } from '../config/settings.js';
 import { loadContract } from '../contract/load-contract.js';
 import { DEFAULT_SEED, loadDefinition, type MockDefinition } from './load-definition.js';
+import { MockMetrics } from '../http/metrics.js';
 import { createProxy } from '../proxy/proxy.js';
 import { openState } from './open-state.js';
 import { errorMessage } from '../util/error-message.js';
@@ -60,6 +61,8 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
               logger,
             },
           );
+    // Made before the state, which tells them of its round trips; none without the admin API.
+    const metrics = config.noAdmin ? undefined : new MockMetrics();
     const state = await openState(
       config,
       {
@@ -69,6 +72,10 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
         startupScenario: startupScenario?.name,
       },
       logger,
+      metrics &&
+        ((failed) => {
+          metrics.countRoundTrip('redis', failed);
+        }),
     );
     return {
       definition,
@@ -85,6 +92,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
       adminToken: config.adminToken,
       noAdmin: config.noAdmin,
       proxy,
+      metrics,
     };
   } catch (error) {
     if (error instanceof StartError || error instanceof ConfigError || error instanceof FileError) {

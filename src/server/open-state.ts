@@ -36,12 +36,14 @@ export function identityOf(
 
 /**
  * The state the config asks for: Redis with --state-url, else this process's (the default
- * session's pets in the --db file, or in memory).
+ * session's pets in the --db file, or in memory). Its round trips to Redis are told to
+ * `onRoundTrip` (the metrics).
  */
 export async function openState(
   config: Config,
   sources: StateSources,
   logger: Logger,
+  onRoundTrip?: (failed: boolean) => void,
 ): Promise<MockState> {
   const { initial, startupScenario } = sources;
   // Each session's share of the journals, the default session's included, so all of them fit.
@@ -61,6 +63,7 @@ export async function openState(
         journalSize: config.journalSize,
         journalBytes,
         identity: identityOf(sources),
+        onRoundTrip,
         onLostRecords: (count, error) => {
           logger.warn({ err: error, count }, 'journal and coverage records lost: Redis is away');
         },

@@ -17,6 +17,7 @@ const INITIAL_NAMES = fixturePets.map((pet) => pet.name);
 /** Every admin call, with a body where it needs one. */
 const ADMIN_CALLS = [
   ['get', '/__admin/health', undefined],
+  ['get', '/__admin/metrics', undefined],
   ['post', '/__admin/reset', undefined],
   ['get', '/__admin/scenarios', undefined],
   ['get', '/__admin/sessions', undefined],
