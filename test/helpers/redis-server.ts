@@ -1,6 +1,9 @@
 /**
  * A real redis-server (Debian's, on PATH) for the tests: started on a free loopback port in a
  * temporary folder, stopped and its folder removed after. Never a fake of Redis.
+ *
+ * Its default export is the redis project's global setup (jest.config.js), which jest loads
+ * outside its module system: so this file imports nothing but Node's modules.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -96,4 +99,23 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<T
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The variable that carries the URL of the run's redis-server to the test workers. */
+export const REDIS_URL_VARIABLE = 'PETSTORE_TEST_REDIS_URL';
+
+declare global {
+  /** The run's redis-server, from the global setup to the global teardown (same process). */
+  var petstoreTestRedis: TestRedis | undefined;
+}
+
+/**
+ * The redis project's global setup: one redis-server for the whole run, its URL in the
+ * environment the test workers inherit; test/helpers/redis-global-teardown.ts stops it. Each app
+ * on it uses a key prefix of its own (state-backend.ts).
+ */
+export default async function startRunRedis(): Promise<void> {
+  const redis = await startRedis();
+  globalThis.petstoreTestRedis = redis;
+  process.env[REDIS_URL_VARIABLE] = redis.url;
 }
