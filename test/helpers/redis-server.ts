@@ -20,6 +20,10 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port and folder (after stop). */
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing is answered, as a hung server. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
 }
@@ -88,12 +92,22 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<T
     running.kill('SIGKILL');
     await exited;
   };
+  const signal = (name: NodeJS.Signals): void => {
+    if (!child || child.exitCode !== null) throw new Error('redis-server is not running');
+    child.kill(name);
+  };
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     stop,
     start,
+    pause: () => {
+      signal('SIGSTOP');
+    },
+    resume: () => {
+      signal('SIGCONT');
+    },
     close: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
