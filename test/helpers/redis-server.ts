@@ -81,8 +81,17 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<T
   ];
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    child = spawn('redis-server', args, { stdio: 'ignore' });
-    await accepting(port, child);
+    const started = spawn('redis-server', args, { stdio: 'ignore' });
+    try {
+      await once(started, 'spawn'); // rejects on 'error': not installed, not on PATH
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `cannot start redis-server (${reason}): the Redis tests need Debian's redis-server on PATH (apt-get install -y redis-server)`,
+      );
+    }
+    child = started;
+    await accepting(port, started);
   };
   const stop = async (): Promise<void> => {
     const running = child;
