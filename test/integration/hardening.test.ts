@@ -171,7 +171,7 @@ describe('1,000 concurrent creates', () => {
     SLOW,
   );
 
-  itOnMemory('the --db file')(
+  itOnMemory('reads the --db file and reopens it: the file backend itself')(
     'give 1,000 distinct ids, all in the --db file',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'petstore-concurrent-'));

@@ -78,7 +78,7 @@ describe('int64 values keep their exact digits (ids and categoryId)', () => {
     },
   );
 
-  itOnMemory('the --db file')(
+  itOnMemory('writes and reopens a --db file: the file backend itself')(
     'keeps int64 digits in the --db file and across a reopen',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'petstore-int64-'));
