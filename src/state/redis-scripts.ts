@@ -8,6 +8,8 @@
  * Keys, under the prefix P:
  *   P meta                   hash: what every replica on the prefix must share (contract, data)
  *   P sessions               sorted set: named session -> when it expires (ms)
+ *   P recency                sorted set: named session -> its last use, numbered by P clock
+ *                            (not the time: two uses in one millisecond are still ordered)
  *   P budget                 bytes the added pets of all sessions are charged
  *   P charged                hash: session -> bytes its added pets are charged
  *   P cov, P unm, P unmi     the whole suite's coverage (counts; unmatched requests, Space-Saving)
@@ -45,6 +47,7 @@ local function drop(sid)
   clear_own(sid)
   redis.call('DEL', skey(sid, 'cov'), skey(sid, 'unm'), skey(sid, 'unmi'))
   redis.call('ZREM', P .. 'sessions', sid)
+  redis.call('ZREM', P .. 'recency', sid)
 end
 local function prune(now)
   for _, sid in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', '-inf', now)) do drop(sid) end
@@ -55,17 +58,18 @@ local function live(sid, now)
   return expires ~= false and tonumber(expires) > now
 end
 -- Opens a session: created if new (the least recently used dropped at the bound), its expiry
--- moved on. The default session is always open.
+-- moved on, and it becomes the most recently used. The default session is always open.
 local function open(sid, now, ttl, max)
   if sid == '' then return end
   prune(now)
   if not redis.call('ZSCORE', P .. 'sessions', sid) then
     if redis.call('ZCARD', P .. 'sessions') >= max then
-      local oldest = redis.call('ZRANGE', P .. 'sessions', 0, 0)
+      local oldest = redis.call('ZRANGE', P .. 'recency', 0, 0)
       if oldest[1] then drop(oldest[1]) end
     end
   end
   redis.call('ZADD', P .. 'sessions', now + ttl, sid)
+  redis.call('ZADD', P .. 'recency', redis.call('INCR', P .. 'clock'), sid)
 end
 local function switch_of(sid, startup)
   local v = redis.call('HMGET', skey(sid, 'switch'), 'name', 'remaining')
@@ -193,8 +197,8 @@ local function add(sid)
   table.insert(out, remaining)
 end
 add('')
-for _, sid in ipairs(redis.call('ZREVRANGEBYSCORE', P .. 'sessions', '+inf', '(' .. now)) do
-  add(sid)
+for _, sid in ipairs(redis.call('ZREVRANGE', P .. 'recency', 0, -1)) do
+  if live(sid, now) then add(sid) end
 end
 return out
 `);

@@ -276,6 +276,10 @@ export class RedisState implements MockState {
 
   /** Runs a script with the prefix first; a failure to reach Redis is StateUnavailableError. */
   async #run(name: keyof typeof SCRIPTS, args: readonly string[]): Promise<unknown> {
+    // The records of calls already answered go out first, on the same connection, which keeps
+    // the order: Redis applies them before this script, as the memory state recorded them before
+    // the next call (a reset then empties their journal; a session they used is not the newest).
+    if (name !== 'record') void this.#flush();
     try {
       const result = await SCRIPTS[name].run(this.#redis, [this.#options.prefix, ...args]);
       this.#options.onRoundTrip?.(false);

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { Low, Memory } from 'lowdb';
 import { pino, type Logger } from 'pino';
 import type { Express } from 'express';
 import { createApp, type AppDeps } from '../../src/api/app.js';
@@ -16,8 +17,11 @@ import { LocalState } from '../../src/state/local-state.js';
 import type { MockState } from '../../src/state/mock-state.js';
 import { loadFixtures } from '../../src/state/initial-data.js';
 import { openPetStore } from '../../src/state/open-store.js';
-import type { PetStore } from '../../src/state/pet-store.js';
-import { storeDataFrom } from '../../src/state/store-data.js';
+import { PetStore } from '../../src/state/pet-store.js';
+import { RedisState } from '../../src/state/redis-state.js';
+import { StoreBudget } from '../../src/state/store-budget.js';
+import { storeDataFrom, type StoreData } from '../../src/state/store-data.js';
+import { freshPrefix, testBackend, testRedisUrl, TEST_STATE_TIMEOUT_MS } from './state-backend.js';
 
 /** The contract, loaded once per test file. */
 export const contract: Contract = loadContract(defaultContractPath);
@@ -53,9 +57,7 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
 
 export interface TestApp {
   app: Express;
-  /** The default session's store. */
-  store: PetStore;
-  /** Everything the app remembers (the default session's store is `store`). */
+  /** Everything the app remembers, on this file's backend (test/helpers/state-backend.ts). */
   state: MockState;
   logs: Record<string, unknown>[];
 }
@@ -63,8 +65,11 @@ export interface TestApp {
 export type TestAppOptions = Partial<Omit<AppDeps, 'adminContract' | 'logger' | 'state'>> & {
   /** Initial pets; the default fixtures when absent. */
   pets?: readonly Pet[];
-  /** A store of the test's own for the default session, instead of a fresh in-memory one. */
-  store?: PetStore;
+  /**
+   * Initial pets taken as they are, unchecked: how a bug in the mock would hand out a pet that
+   * breaks the contract (response validation must stop it).
+   */
+  uncheckedPets?: readonly Pet[];
   maxSessions?: number;
   journalSize?: number;
   /** A scenario switched on from the start, by name. */
@@ -73,26 +78,103 @@ export type TestAppOptions = Partial<Omit<AppDeps, 'adminContract' | 'logger' | 
   adminContract?: Contract;
 };
 
-/** A fresh app over its own in-memory store: each test owns its data. */
-export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { pets, store: given, maxSessions, journalSize, startupScenario, ...rest } = options;
-  const deps = { adminContract, ...rest };
-  const scenarios = deps.scenarios ?? shippedScenarios;
-  const initial = storeDataFrom([...(pets ?? fixturePets)].map((pet) => ({ ...pet })));
+/** What a test's state starts from and is bounded by; each has a default. */
+export interface TestStateOptions {
+  /** Initial data; the default fixtures when absent. */
+  initial?: StoreData;
+  /** Take the initial data unchecked (memory: a lowdb over it, past openPetStore's checks). */
+  unchecked?: boolean;
+  /** Default 10. */
+  maxSessions?: number;
+  /** Default 100. */
+  journalSize?: number;
+  /** Bytes a session's journal may keep; as good as unbounded when absent. */
+  journalBytes?: number;
+  /** The budgets; unbounded in memory when absent, the settings' defaults on Redis. */
+  maxPets?: number;
+  maxStoreBytes?: number;
+  /** Redis only (memory keeps sessions until the LRU bound): default an hour. */
+  sessionTtl?: number;
+  startupScenario?: string | undefined;
+}
+
+/** On Redis a bound must be a number: these stand for "unbounded" and the settings' defaults. */
+const JOURNAL_BYTES = 2 ** 40;
+const MAX_PETS = 100_000;
+const MAX_STORE_BYTES = 256 * 1024 * 1024;
+
+/** The states this file opened on Redis, each closed after the file (no handle left open). */
+const opened: MockState[] = [];
+afterAll(async () => {
+  await Promise.all(opened.splice(0).map((state) => state.close()));
+});
+
+/**
+ * A fresh state on this file's backend (test/helpers/state-backend.ts): in memory, or on the run's
+ * Redis under a prefix of its own, closed after the file.
+ */
+export async function openTestState(options: TestStateOptions = {}): Promise<MockState> {
+  const initial = options.initial ?? storeDataFrom(fixturePets.map((pet) => ({ ...pet })));
+  const maxSessions = options.maxSessions ?? 10;
+  const journalSize = options.journalSize ?? 100;
+  const { journalBytes, maxPets, maxStoreBytes, startupScenario } = options;
+  if (testBackend === 'redis') {
+    const state = await RedisState.connect({
+      url: testRedisUrl(),
+      prefix: freshPrefix(),
+      timeout: TEST_STATE_TIMEOUT_MS,
+      sessionTtl: options.sessionTtl ?? 3_600_000,
+      maxSessions,
+      maxPets: maxPets ?? MAX_PETS,
+      maxStoreBytes: maxStoreBytes ?? MAX_STORE_BYTES,
+      initial,
+      startupScenario,
+      journalSize,
+      journalBytes: journalBytes ?? JOURNAL_BYTES,
+      identity: {},
+    });
+    opened.push(state);
+    return state;
+  }
+  const budget = new StoreBudget({
+    maxPets: maxPets ?? Number.POSITIVE_INFINITY,
+    maxStoreBytes: maxStoreBytes ?? Number.POSITIVE_INFINITY,
+  });
   const store =
-    given ??
-    (await openPetStore({ initial, checkPet: (deps.contract ?? contract).checkSchema('Pet') }));
-  const state = new LocalState({
+    options.unchecked === true
+      ? new PetStore(new Low(new Memory<StoreData>(), initial), initial, { budget })
+      : await openPetStore({ initial, checkPet: contract.checkSchema('Pet'), budget });
+  return new LocalState({
     kind: 'memory',
     defaultStore: store,
     initial,
-    maxSessions: maxSessions ?? 10,
-    journalSize: journalSize ?? 100,
+    budget,
+    maxSessions,
+    journalSize,
+    journalBytes,
+    startupScenario,
+  });
+}
+
+/** A fresh app over its own state, on this file's backend: each test owns its data. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { pets, uncheckedPets, maxSessions, journalSize, startupScenario, ...rest } = options;
+  const deps = { adminContract, ...rest };
+  const scenarios = deps.scenarios ?? shippedScenarios;
+  const initial: StoreData =
+    uncheckedPets === undefined
+      ? storeDataFrom([...(pets ?? fixturePets)].map((pet) => ({ ...pet })))
+      : { nextId: uncheckedPets.length + 1, pets: [...uncheckedPets] };
+  const state = await openTestState({
+    initial,
+    unchecked: uncheckedPets !== undefined,
+    maxSessions,
+    journalSize,
     startupScenario,
   });
   const { logger, lines } = captureLogger();
   const app = createApp({ contract, state, scenarios, logger, ...deps });
-  return { app, store, state, logs: lines };
+  return { app, state, logs: lines };
 }
 
 /** The Authorization header of an accepted request. */

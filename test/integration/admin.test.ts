@@ -41,12 +41,12 @@ describe('admin basics', () => {
   });
 
   it('POST /__admin/reset puts back the initial pets, switches scenarios off and empties the journal', async () => {
-    const { app, store } = await createTestApp();
+    const { app, state } = await createTestApp();
     await createPetVia(app, 'Temporary');
     await activate(app, 'empty-catalogue');
     const res = await request(app).post('/__admin/reset').expect(204);
     expect(res.text).toBe('');
-    expect(store.size).toBe(fixturePets.length);
+    expect(await state.petCount()).toBe(fixturePets.length);
     const listing = asScenarioListing(
       (await request(app).get('/__admin/scenarios').expect(200)).body,
     );

@@ -39,11 +39,11 @@ const CASES = OPERATIONS.flatMap((op) =>
 
 describe('authentication (section 5)', () => {
   it.each(CASES)('%s with %s → 401 unauthorized', async (_id, _label, op, headers) => {
-    const { app, store } = await createTestApp({ pets: somePets(3) });
+    const { app, state } = await createTestApp({ pets: somePets(3) });
     const res = await op.call(app, headers);
     expectError(res, 401, 'unauthorized');
     expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
-    expect(store.size).toBe(3);
+    expect(await state.petCount()).toBe(3);
   });
 
   it.each(OPERATIONS)('$operationId with a Bearer token → $ok', async (op) => {
@@ -75,11 +75,11 @@ describe('authentication (section 5)', () => {
     });
 
     it.each(OPERATIONS)('$operationId refuses a wrong key with 401 unauthorized', async (op) => {
-      const { app, store } = await createTestApp({ pets: somePets(3), apiKeys: ['k1', 'k2'] });
+      const { app, state } = await createTestApp({ pets: somePets(3), apiKeys: ['k1', 'k2'] });
       const res = await op.call(app, { Authorization: 'Bearer wrong' });
       expectError(res, 401, 'unauthorized');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
-      expect(store.size).toBe(3);
+      expect(await state.petCount()).toBe(3);
     });
 
     it.each(['K1', 'k', 'k3', 'k1k2', 'k1,k2'])('refuses the near-miss key %j', async (key) => {
@@ -91,13 +91,13 @@ describe('authentication (section 5)', () => {
 
   describe('is checked before anything else', () => {
     it('an unauthenticated malformed JSON POST → 401, not 400', async () => {
-      const { app, store } = await createTestApp({ pets: somePets(3) });
+      const { app, state } = await createTestApp({ pets: somePets(3) });
       const res = await request(app)
         .post('/v1/pets')
         .set('Content-Type', 'application/json')
         .send('{"name": ');
       expectError(res, 401, 'unauthorized');
-      expect(store.size).toBe(3);
+      expect(await state.petCount()).toBe(3);
     });
 
     it('an unauthenticated invalid body (missing name) → 401, not 400', async () => {
@@ -123,12 +123,12 @@ describe('authentication (section 5)', () => {
     });
 
     it('an unauthenticated oversize body → 401, not 413', async () => {
-      const { app, store } = await createTestApp({ pets: somePets(3) });
+      const { app, state } = await createTestApp({ pets: somePets(3) });
       const res = await request(app)
         .post('/v1/pets')
         .send({ name: 'x'.repeat(200 * 1024), categoryId: 1 });
       expectError(res, 401, 'unauthorized');
-      expect(store.size).toBe(3);
+      expect(await state.petCount()).toBe(3);
     });
 
     it.each(['/v1/nope', '/v1/pets/1/owner', '/v1/'])(
@@ -146,14 +146,14 @@ describe('authentication (section 5)', () => {
   });
 
   it('a refused createPet creates nothing', async () => {
-    const { app, store } = await createTestApp({ pets: somePets(3), apiKeys: ['k1'] });
+    const { app, state } = await createTestApp({ pets: somePets(3), apiKeys: ['k1'] });
     await request(app).post('/v1/pets').send({ name: 'a', categoryId: 1 }).expect(401);
     await request(app)
       .post('/v1/pets')
       .set('Authorization', 'Bearer wrong')
       .send({ name: 'b', categoryId: 1 })
       .expect(401);
-    expect(store.size).toBe(3);
+    expect(await state.petCount()).toBe(3);
     const created = await request(app)
       .post('/v1/pets')
       .set('Authorization', 'Bearer k1')

@@ -1,12 +1,13 @@
 // Budgets a client cannot get past (issue 11), through the running mock: 507 store_full with the
 // Error body and nothing stored, room again after a reset, and journal entries cut to size.
 import { startMockServer, type MockServer, type Pet } from '../../src/index.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 const AUTH = { Authorization: 'Bearer budgets' };
 let mock: MockServer;
 
 beforeAll(async () => {
-  mock = await startMockServer({ maxPets: 2, maxStoreBytes: 1024 * 1024 });
+  mock = await startMockServer({ ...backendOptions(), maxPets: 2, maxStoreBytes: 1024 * 1024 });
 });
 
 afterAll(async () => {

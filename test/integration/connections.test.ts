@@ -11,6 +11,7 @@ import {
   type RawConnection,
 } from '../helpers/raw-socket.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 /** Generous bound for socket tests on a busy machine (not a timing assertion). */
 const SLOW = 30_000;
@@ -24,7 +25,7 @@ let mocks: MockServer[] = [];
 const opened: RawConnection[] = [];
 
 async function start(options: MockServerOptions = {}): Promise<MockServer> {
-  const mock = await startMockServer(options);
+  const mock = await startMockServer({ ...backendOptions(), ...options });
   mocks.push(mock);
   return mock;
 }

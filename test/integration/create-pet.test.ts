@@ -4,7 +4,7 @@ import { asPet, asPets, somePets } from '../helpers/http-matrix.js';
 
 describe('createPet (POST /v1/pets)', () => {
   it('answers 201 with the stored pet and a new id after the largest one (rule 4.2.1)', async () => {
-    const { app, store } = await createTestApp({ pets: somePets(5) });
+    const { app, state } = await createTestApp({ pets: somePets(5) });
     const res = await request(app)
       .post('/v1/pets')
       .set(AUTH)
@@ -12,7 +12,7 @@ describe('createPet (POST /v1/pets)', () => {
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({ id: 6, name: 'Rex', categoryId: 7, status: 'available' });
-    expect(store.size).toBe(6);
+    expect(await state.petCount()).toBe(6);
   });
 
   it.each(['latin1', 'utf-16', '"ISO-8859-1"'])(
@@ -55,7 +55,7 @@ describe('createPet (POST /v1/pets)', () => {
   });
 
   it('assigns increasing ids across creates', async () => {
-    const { app, store } = await createTestApp({ pets: somePets(3) });
+    const { app, state } = await createTestApp({ pets: somePets(3) });
     const ids: number[] = [];
     for (const name of ['one', 'two', 'three']) {
       const res = await request(app).post('/v1/pets').set(AUTH).send({ name, categoryId: 1 });
@@ -63,7 +63,7 @@ describe('createPet (POST /v1/pets)', () => {
       ids.push(Number(asPet(res.body).id));
     }
     expect(ids).toEqual([4, 5, 6]);
-    expect(store.size).toBe(6);
+    expect(await state.petCount()).toBe(6);
   });
 
   it('starts at id 1 in an empty store', async () => {

@@ -119,8 +119,8 @@ describe('network faults: the client sees a socket error, not a response', () =>
   );
 
   it('a fault on createPet creates nothing', async () => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     await activate(app, 'connection-reset');
     const outcome = await getOverSocket(
       app,
@@ -129,7 +129,7 @@ describe('network faults: the client sees a socket error, not a response', () =>
       { name: 'Ghost', categoryId: 1 },
     );
     expectSocketError(outcome, /ECONNRESET/);
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
   });
 });
 

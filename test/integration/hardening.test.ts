@@ -9,6 +9,7 @@ import { readStoreFile } from '../../src/state/read-store-file.js';
 import { storeDataFrom } from '../../src/state/store-data.js';
 import { openRaw, type RawConnection } from '../helpers/raw-socket.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
+import { backendOptions, itOnMemory, testBackend } from '../helpers/state-backend.js';
 
 const SLOW = 60_000;
 
@@ -57,7 +58,7 @@ describe('limits, each answered with an Error body', () => {
   });
 
   it('refuses JSON nested deeper than 32 levels, and accepts 32', async () => {
-    const { app, store } = await createTestApp({ pets: [] });
+    const { app, state } = await createTestApp({ pets: [] });
     const nested = (depth: number): string =>
       `{"name":"a","categoryId":1,"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
     const deep = await request(app)
@@ -66,7 +67,7 @@ describe('limits, each answered with an Error body', () => {
       .send(nested(33));
     expect(deep.status).toBe(400);
     expect(deep.body).toMatchObject({ code: 'bad_request', status: 400 });
-    expect(store.size).toBe(0);
+    expect(await state.petCount()).toBe(0);
     const ok = await request(app)
       .post('/v1/pets')
       .set({ ...AUTH, 'Content-Type': 'application/json' })
@@ -87,7 +88,7 @@ describe('on a real socket', () => {
   let mock: MockServer;
 
   beforeAll(async () => {
-    mock = await startMockServer();
+    mock = await startMockServer(backendOptions());
   });
 
   afterAll(async () => {
@@ -163,9 +164,9 @@ describe('1,000 concurrent creates', () => {
   }
 
   it(
-    'give 1,000 distinct ids, all retrievable, in memory',
+    `give 1,000 distinct ids, all retrievable (${testBackend})`,
     async () => {
-      const mock = await startMockServer();
+      const mock = await startMockServer(backendOptions());
       try {
         const ids = await createConcurrently(mock);
         expect(new Set(ids).size).toBe(1000);
@@ -179,7 +180,7 @@ describe('1,000 concurrent creates', () => {
     SLOW,
   );
 
-  it(
+  itOnMemory('reads the --db file and reopens it: the file backend itself')(
     'give 1,000 distinct ids, all in the --db file',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'petstore-concurrent-'));
@@ -262,28 +263,28 @@ describe('inputs the fuzz found mishandled (each a fixed bug)', () => {
   });
 
   it('answers a body that is not in its Content-Encoding with 400, creating nothing', async () => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const res = await request(app)
       .post('/v1/pets')
       .set({ ...AUTH, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })
       .send('{"name":"a","categoryId":1}');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'bad_request', status: 400 });
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
   });
 
   it.each(['1.0000000000000001', '4503599627370496.5'])(
     'refuses categoryId %s (not an integer, though a double rounds it to one)',
     async (categoryId) => {
-      const { app, store } = await createTestApp();
-      const before = store.size;
+      const { app, state } = await createTestApp();
+      const before = await state.petCount();
       const res = await request(app)
         .post('/v1/pets')
         .set({ ...AUTH, 'Content-Type': 'application/json' })
         .send(`{"name":"a","categoryId":${categoryId}}`);
       expect(res.status).toBe(400);
-      expect(store.size).toBe(before);
+      expect(await state.petCount()).toBe(before);
     },
   );
 

@@ -1,11 +1,12 @@
 // How a consumer's jest suite uses the mock in-process: one server for the file, a reset per test.
 import { startMockServer, type MockServer, type Pet } from '../../src/index.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 const AUTH = { Authorization: 'Bearer consumer' };
 let mock: MockServer;
 
 beforeAll(async () => {
-  mock = await startMockServer({ seed: 7, count: 30 });
+  mock = await startMockServer({ ...backendOptions(), seed: 7, count: 30 });
 });
 
 afterAll(async () => {
@@ -99,7 +100,7 @@ describe('startMockServer, as a consumer test suite uses it', () => {
   });
 
   it('keeps a list option whole: a key with a comma is one key, not two', async () => {
-    const keyed = await startMockServer({ apiKeys: ['a,b'] });
+    const keyed = await startMockServer({ ...backendOptions(), apiKeys: ['a,b'] });
     try {
       const status = async (token: string): Promise<number> =>
         (await fetch(`${keyed.url}/pets`, { headers: { Authorization: `Bearer ${token}` } }))
@@ -116,7 +117,7 @@ describe('startMockServer, as a consumer test suite uses it', () => {
     { given: { count: 3 }, same: { seed: 1, count: 3 } },
   ])('generates from $given as from $same', async ({ given, same }) => {
     const pets = async (options: { seed?: number; count?: number }): Promise<unknown> => {
-      const started = await startMockServer(options);
+      const started = await startMockServer({ ...backendOptions(), ...options });
       try {
         const res = await fetch(`${started.url}/pets?limit=100`, { headers: AUTH });
         return await res.json();

@@ -6,13 +6,13 @@ import { AUTH, createTestApp } from '../helpers/test-app.js';
 // createApp returns an Express app: a user can mount the whole mock in an app of their own, under
 // a prefix too, and every check still applies below it.
 async function mountedUnder(prefix: string) {
-  const { app, store } = await createTestApp({ pets: somePets(3) });
+  const { app, state } = await createTestApp({ pets: somePets(3) });
   const outer = express();
   outer.get('/own', (_req, res) => {
     res.json({ own: true });
   });
   outer.use(prefix, app);
-  return { outer, store };
+  return { outer, state };
 }
 
 describe('the mock mounted in an Express app of its own', () => {
@@ -26,7 +26,7 @@ describe('the mock mounted in an Express app of its own', () => {
   });
 
   it('validates requests and answers there too', async () => {
-    const { outer, store } = await mountedUnder('/mock');
+    const { outer, state } = await mountedUnder('/mock');
     const res = await request(outer).get('/mock/v1/pets?limit=0').set(AUTH);
     expect(expectError(res, 400, 'bad_request').message).toContain("'limit'");
     expectError(await request(outer).get('/mock/v1/pets'), 401, 'unauthorized');
@@ -35,7 +35,7 @@ describe('the mock mounted in an Express app of its own', () => {
       .set(AUTH)
       .send({ name: 'Rex', categoryId: 1 });
     expect(created.status).toBe(201);
-    expect(store.size).toBe(4);
+    expect(await state.petCount()).toBe(4);
   });
 
   it('points the deprecation Link at the replacement below the prefix', async () => {

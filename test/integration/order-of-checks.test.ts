@@ -113,10 +113,10 @@ describe('auth comes before everything a request could be refused for', () => {
 
 describe('the route is decided before any body is read', () => {
   it('POST /v1/nothing with the body `{` → 404, not 400', async () => {
-    const { app, store } = await createTestApp({ pets: somePets(3) });
+    const { app, state } = await createTestApp({ pets: somePets(3) });
     const res = await request(app).post('/v1/nothing').set(AUTH).type('json').send('{');
     expectError(res, 404, 'not_found');
-    expect(store.size).toBe(3);
+    expect(await state.petCount()).toBe(3);
   });
 
   it('DELETE /v1/pets with the body `{` → 405 with Allow, not 400', async () => {

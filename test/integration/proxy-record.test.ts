@@ -8,6 +8,7 @@ import { asPets, somePets } from '../helpers/http-matrix.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 import { AUTH, contract, createTestApp } from '../helpers/test-app.js';
 import { json, proxyTo, scriptedUpstream, type LocalUpstream } from '../helpers/upstream.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 // --record: the pets of the real service's valid answers become a fixtures file that --fixtures
 // can start from. The real service here is another mock, on 127.0.0.1.
@@ -24,7 +25,10 @@ beforeAll(async () => {
   dir = makeTmpDir();
   const pets = somePets(3).map((pet) => JSON.stringify(pet));
   pets.push(`{"id":${BIG_ID},"name":"Big","categoryId":${INT64_MAX},"status":"sold"}`);
-  real = await startMockServer({ fixtures: writeTmpFile(dir, 'real.json', `[${pets.join(',')}]`) });
+  real = await startMockServer({
+    ...backendOptions(),
+    fixtures: writeTmpFile(dir, 'real.json', `[${pets.join(',')}]`),
+  });
 });
 
 afterAll(async () => {
@@ -89,7 +93,7 @@ describe('--record FILE', () => {
     const { app } = await createTestApp({ pets: [], proxy });
     await request(app).get('/v1/pets/1').set(AUTH).expect(200);
     await proxy.close();
-    const started = await startMockServer({ fixtures: path });
+    const started = await startMockServer({ ...backendOptions(), fixtures: path });
     try {
       const res = await fetch(`${started.url}/pets`, { headers: AUTH });
       const names = asPets(await res.json()).map((pet) => pet.name);

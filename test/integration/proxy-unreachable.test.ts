@@ -11,6 +11,7 @@ import {
   silentUpstream,
   type LocalUpstream,
 } from '../helpers/upstream.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 // The real service down, silent or with a certificate nobody vouches for: always a quick 502
 // upstream_unreachable with the reason, never a hang and never a stack trace. Loopback only.
@@ -105,6 +106,7 @@ describe('proxy mode over https', () => {
     upstream = await scriptedTlsUpstream(PETS);
     const { logger, lines } = captureLogger();
     const mock = await startMockServer({
+      ...backendOptions(),
       proxyTarget: upstream.url,
       proxyInsecure: true,
       logger,

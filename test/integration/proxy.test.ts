@@ -7,6 +7,7 @@ import { asPet, expectError, somePets } from '../helpers/http-matrix.js';
 import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 import { AUTH, createTestApp, shippedScenarios, type TestApp } from '../helpers/test-app.js';
 import { json, proxyTo, scriptedUpstream, type LocalUpstream } from '../helpers/upstream.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 // Proxy mode against local upstreams only (127.0.0.1, port 0): another mock that keeps to the
 // contract, and tiny scripted ones that break it.
@@ -62,7 +63,7 @@ describe('proxy mode, towards another mock that keeps to the contract', () => {
   beforeAll(async () => {
     dir = makeTmpDir();
     const fixtures = writeTmpFile(dir, 'pets.json', fixturesText());
-    real = await startMockServer({ fixtures, apiKeys: [TOKEN] });
+    real = await startMockServer({ ...backendOptions(), fixtures, apiKeys: [TOKEN] });
   });
 
   afterAll(async () => {

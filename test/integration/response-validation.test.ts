@@ -11,6 +11,7 @@ import { PetStore } from '../../src/state/pet-store.js';
 import type { StoreData } from '../../src/state/store-data.js';
 import { AUTH, captureLogger, contract, createTestApp } from '../helpers/test-app.js';
 import { expectError, somePets } from '../helpers/http-matrix.js';
+import { itOnMemory } from '../helpers/state-backend.js';
 
 /** A store over data that was never checked: how a bug in the mock would hand out a bad pet. */
 function uncheckedStore(pets: Pet[]): PetStore {
@@ -29,7 +30,7 @@ describe('response validation: a response that breaks the contract never reaches
     ['listPets', '/v1/pets'],
     ['getPet', '/v1/pets/1'],
   ])('%s over a pet with categoryId 1.5 → 500 internal_error naming it', async (_op, path) => {
-    const { app, logs } = await createTestApp({ store: uncheckedStore(brokenPets()) });
+    const { app, logs } = await createTestApp({ uncheckedPets: brokenPets() });
     const res = await request(app).get(path).set(AUTH);
     const body = expectError(res, 500, 'internal_error');
     expect(body.message).toContain('categoryId');
@@ -48,7 +49,7 @@ describe('response validation: a response that breaks the contract never reaches
   ])('listPets over a pet with %s → 500 naming %s', async (_label, field, json) => {
     // Parsed data is typed only by assertion: the way a bad pet could slip into a store.
     const pets = JSON.parse(`[${json}]`) as Pet[];
-    const { app, logs } = await createTestApp({ store: uncheckedStore(pets) });
+    const { app, logs } = await createTestApp({ uncheckedPets: pets });
     const res = await request(app).get('/v1/pets').set(AUTH);
     const body = expectError(res, 500, 'internal_error');
     expect(body.message).toContain(field);
@@ -61,7 +62,7 @@ describe('response validation: a response that breaks the contract never reaches
   ])(
     'a pet whose %s is outside int64 (a bigint the schema sees rounded) → 500',
     async (field, pet) => {
-      const { app, logs } = await createTestApp({ store: uncheckedStore([pet]) });
+      const { app, logs } = await createTestApp({ uncheckedPets: [pet] });
       const res = await request(app).get('/v1/pets').set(AUTH);
       const body = expectError(res, 500, 'internal_error');
       expect(body.message).toContain(`/response/0/${field}`);
@@ -75,7 +76,7 @@ describe('response validation: a response that breaks the contract never reaches
       { id: 1, name: 'x', categoryId: 1.5 },
       { id: 2, name: 'ok', categoryId: 2 },
     ];
-    const { app } = await createTestApp({ store: uncheckedStore(pets) });
+    const { app } = await createTestApp({ uncheckedPets: pets });
     const res = await request(app).get('/v1/pets/2').set(AUTH);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: 2, name: 'ok', categoryId: 2 });
@@ -91,27 +92,30 @@ describe('response validation: a response that breaks the contract never reaches
 });
 
 describe('in the configuration that ships', () => {
-  it('turns a contract-breaking answer into a 500: what loadMock builds validates answers', async () => {
-    const command = loadConfig(['--log-level', 'silent'], {});
-    if (command.kind !== 'run') throw new Error('expected a run');
-    const { logger, lines } = captureLogger();
-    // What startServer and the CLI build, with only the default session's store swapped for one
-    // holding a pet the load-time checks would have refused.
-    const deps = await loadMock(command.config, logger);
-    expect(deps.validation).toBeUndefined();
-    const store = uncheckedStore([{ id: 1, name: 'x', categoryId: 1.5 }]);
-    const state = new LocalState({
-      kind: 'memory',
-      defaultStore: store,
-      initial: { nextId: 2, pets: [] },
-      journalSize: 10,
-      maxSessions: 1,
-    });
-    const app = createApp({ ...deps, state });
-    const res = await request(app).get('/v1/pets').set(AUTH);
-    expect(expectError(res, 500, 'internal_error').message).toContain('categoryId');
-    expect(lines.filter((line) => line.level === 50)).toHaveLength(1);
-  });
+  itOnMemory('builds a LocalState over an unchecked store: about loadMock, not the backend')(
+    'turns a contract-breaking answer into a 500: what loadMock builds validates answers',
+    async () => {
+      const command = loadConfig(['--log-level', 'silent'], {});
+      if (command.kind !== 'run') throw new Error('expected a run');
+      const { logger, lines } = captureLogger();
+      // What startServer and the CLI build, with only the default session's store swapped for one
+      // holding a pet the load-time checks would have refused.
+      const deps = await loadMock(command.config, logger);
+      expect(deps.validation).toBeUndefined();
+      const store = uncheckedStore([{ id: 1, name: 'x', categoryId: 1.5 }]);
+      const state = new LocalState({
+        kind: 'memory',
+        defaultStore: store,
+        initial: { nextId: 2, pets: [] },
+        journalSize: 10,
+        maxSessions: 1,
+      });
+      const app = createApp({ ...deps, state });
+      const res = await request(app).get('/v1/pets').set(AUTH);
+      expect(expectError(res, 500, 'internal_error').message).toContain('categoryId');
+      expect(lines.filter((line) => line.level === 50)).toHaveLength(1);
+    },
+  );
 });
 
 describe('every Error body validates against the contract Error schema', () => {

@@ -23,23 +23,23 @@ describe('a contract with readOnly, writeOnly and a discriminator', () => {
   });
 
   it('refuses a readOnly field sent in a request body', async () => {
-    const { app, store } = await richApp();
+    const { app, state } = await richApp();
     const res = await request(app)
       .post('/v1/pets')
       .set(AUTH)
       .send({ petType: 'dog', id: 7, name: 'Rex', categoryId: 1 });
     expect(expectError(res, 400, 'bad_request').message).toContain('id');
-    expect(store.size).toBe(3);
+    expect(await state.petCount()).toBe(3);
   });
 
   it('refuses a body whose discriminator names no mapped schema', async () => {
-    const { app, store } = await richApp();
+    const { app, state } = await richApp();
     const res = await request(app)
       .post('/v1/pets')
       .set(AUTH)
       .send({ petType: 'fish', name: 'Nemo', categoryId: 1 });
     expect(expectError(res, 400, 'bad_request').message).toContain('petType');
-    expect(store.size).toBe(3);
+    expect(await state.petCount()).toBe(3);
   });
 
   it('refuses, per the discriminator, a field of the other schema', async () => {

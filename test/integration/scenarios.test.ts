@@ -52,15 +52,15 @@ describe('precedence: auth, then validation, then scenarios', () => {
   });
 
   it('validates the request before forcing anything: a bad body with Prefer: code=201 is 400', async () => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const res = await request(app)
       .post('/v1/pets')
       .set(AUTH)
       .set('Prefer', 'code=201')
       .send({ categoryId: 1 });
     expectError(res, 400, 'bad_request');
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
   });
 
   it('validates the request before a scenario: limit=0 under empty-catalogue is 400', async () => {
@@ -170,8 +170,8 @@ describe('Prefer: code=NNN', () => {
   ] as const)(
     '%s %s with code=%i is 422 not_in_contract listing what %s documents',
     async (method, path, status, operationId, documented) => {
-      const { app, store } = await createTestApp();
-      const before = store.size;
+      const { app, state } = await createTestApp();
+      const before = await state.petCount();
       const agent = request(app);
       const res = await agent[method](path)
         .set(AUTH)
@@ -181,13 +181,13 @@ describe('Prefer: code=NNN', () => {
       expect(body.message).toContain(documented);
       expect(body.message).toContain(operationId);
       expect(body.message).toMatch(/control plane/);
-      expect(store.size).toBe(before);
+      expect(await state.petCount()).toBe(before);
     },
   );
 
   it.each([400, 401])('a forced %i on createPet creates no pet', async (status) => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const names = await listNames(app);
     const res = await request(app)
       .post('/v1/pets')
@@ -195,14 +195,14 @@ describe('Prefer: code=NNN', () => {
       .set('Prefer', `code=${status}`)
       .send(NEW_PET);
     expectError(res, status, status === 400 ? 'bad_request' : 'unauthorized');
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
     expect(await listNames(app)).toEqual(names);
     expect(await listNames(app)).not.toContain('Rex');
   });
 
   it('a forced 201 without a body answers normally: the pet is created', async () => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const res = await request(app)
       .post('/v1/pets')
       .set(AUTH)
@@ -211,7 +211,7 @@ describe('Prefer: code=NNN', () => {
     expect(res.status).toBe(201);
     const pet = asPet(res.body);
     expect(pet).toMatchObject(NEW_PET);
-    expect(store.size).toBe(before + 1);
+    expect(await state.petCount()).toBe(before + 1);
     expect(await listNames(app)).toContain('Rex');
   });
 
@@ -312,8 +312,8 @@ describe('the shipped scenarios, per request', () => {
     ['get', `/v1/pets/${KNOWN_ID}`],
     ['post', '/v1/pets'],
   ] as const)('unauthorized: %s %s answers 401 with WWW-Authenticate', async (method, path) => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const agent = request(app);
     const res = await agent[method](path)
       .set(AUTH)
@@ -322,7 +322,7 @@ describe('the shipped scenarios, per request', () => {
     const body = expectError(res, 401, 'unauthorized');
     expect(body.message).toBe('Invalid API key.');
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
   });
 
   it('not-found: getPet answers 404 for an id that exists', async () => {
@@ -334,21 +334,21 @@ describe('the shipped scenarios, per request', () => {
   });
 
   it('invalid-request: createPet answers 400 to a valid body and creates nothing', async () => {
-    const { app, store } = await createTestApp();
+    const { app, state } = await createTestApp();
     await activate(app, 'invalid-request');
-    const before = store.size;
+    const before = await state.petCount();
     const res = await request(app).post('/v1/pets').set(AUTH).send(NEW_PET);
     const body = expectError(res, 400, 'bad_request');
     expect(body.message).toBe('The body is missing required fields or contains invalid values.');
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
     await request(app).delete('/__admin/scenario').expect(204);
     expect(await listNames(app)).not.toContain('Rex');
   });
 
   it('empty-catalogue: listPets answers [] although the store has pets', async () => {
-    const { app, store } = await createTestApp();
+    const { app, state } = await createTestApp();
     await activate(app, 'empty-catalogue');
-    expect(store.size).toBeGreaterThan(0);
+    expect(await state.petCount()).toBeGreaterThan(0);
     const res = await request(app).get('/v1/pets').set(AUTH).expect(200);
     expect(res.body).toEqual([]);
     const filtered = await request(app)
@@ -373,15 +373,15 @@ describe('the shipped scenarios, per request', () => {
   });
 
   it('slow: a create under it still creates the pet', async () => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const res = await request(app)
       .post('/v1/pets')
       .set(AUTH)
       .set('X-Mock-Scenario', 'slow')
       .send(NEW_PET);
     expect(res.status).toBe(201);
-    expect(store.size).toBe(before + 1);
+    expect(await state.petCount()).toBe(before + 1);
   });
 
   it('timeout: is shipped as a 30000 ms fixed delay on every operation (not run)', () => {

@@ -16,13 +16,13 @@ const KNOWN_ID = fixturePets[0]?.id ?? 1;
 
 describe('X-Mock-Session isolation', () => {
   it('a pet created in one session is invisible to the others and to the default one', async () => {
-    const { app, store } = await createTestApp();
-    const before = store.size;
+    const { app, state } = await createTestApp();
+    const before = await state.petCount();
     const created = await createPetVia(app, 'Only-w1', 'w1');
     expect(await listNames(app, 'w1')).toContain('Only-w1');
     expect(await listNames(app, 'w2')).not.toContain('Only-w1');
     expect(await listNames(app)).not.toContain('Only-w1');
-    expect(store.size).toBe(before);
+    expect(await state.petCount()).toBe(before);
     await request(app).get(`/v1/pets/${created.id}`).set(petHeaders('w1')).expect(200);
     expectError(
       await request(app).get(`/v1/pets/${created.id}`).set(petHeaders('w2')),
@@ -33,9 +33,9 @@ describe('X-Mock-Session isolation', () => {
   });
 
   it('a pet created without a session is invisible to named sessions', async () => {
-    const { app, store } = await createTestApp();
+    const { app, state } = await createTestApp();
     await createPetVia(app, 'Default-only');
-    expect(store.size).toBe(fixturePets.length + 1);
+    expect(await state.petCount()).toBe(fixturePets.length + 1);
     expect(await listNames(app, 'w1')).toEqual(INITIAL_NAMES);
   });
 
@@ -240,8 +240,8 @@ describe('invalid session ids', () => {
   it.each(['bad id!', 'x'.repeat(65), 'a/b', 'ü'])(
     'the pet API refuses X-Mock-Session %j with 422 invalid_session',
     async (id) => {
-      const { app, store, state } = await createTestApp();
-      const before = store.size;
+      const { app, state } = await createTestApp();
+      const before = await state.petCount();
       const res = await request(app)
         .post('/v1/pets')
         .set(AUTH)
@@ -249,7 +249,7 @@ describe('invalid session ids', () => {
         .send({ name: 'Nope', categoryId: 1 });
       const body = expectError(res, 422, 'invalid_session');
       expect(body.message).toMatch(/control plane/);
-      expect(store.size).toBe(before);
+      expect(await state.petCount()).toBe(before);
       expect(await liveCount(state)).toBe(0);
     },
   );

@@ -1,6 +1,7 @@
 // petstore-mock/workers: one shared mock, each worker in its own session over the admin API.
 import type { MockServer } from '../../src/index.js';
 import { MOCK_ENV, connectMock, startSharedMock, workerSession } from '../../src/workers.js';
+import { backendOptions } from '../helpers/state-backend.js';
 
 const AUTH = { Authorization: 'Bearer workers' };
 let mock: MockServer;
@@ -8,7 +9,7 @@ let saved: Record<string, string | undefined>;
 
 beforeAll(async () => {
   saved = Object.fromEntries(Object.values(MOCK_ENV).map((name) => [name, process.env[name]]));
-  mock = await startSharedMock({ adminToken: 'admin-secret' });
+  mock = await startSharedMock({ ...backendOptions(), adminToken: 'admin-secret' });
 });
 
 afterAll(async () => {

@@ -180,15 +180,10 @@ export class FuzzWorld {
     });
   }
 
-  /** The default store's size, for the property's own bookkeeping. */
-  get storeSize(): number {
-    return this.#app.store.size;
-  }
-
   /** A session's pets: the initial ones while it is not live (a read of its size creates none). */
   async #storeSize(key: string): Promise<number> {
-    if (key === DEFAULT_SESSION) return this.#app.store.size;
     const { state } = this.#app;
+    if (key === DEFAULT_SESSION) return state.petCount();
     if (!(await isLive(state, key))) return this.#initial.length;
     return (await state.listPets(key, { limit: Number.MAX_SAFE_INTEGER })).length;
   }
