@@ -18,7 +18,7 @@ describe('createPet (POST /v1/pets)', () => {
   it.each(['latin1', 'utf-16', '"ISO-8859-1"'])(
     'refuses a body in charset %s with 400 unsupported_media_type, storing nothing',
     async (charset) => {
-      const { app, store } = await createTestApp({ pets: somePets(2) });
+      const { app, state } = await createTestApp({ pets: somePets(2) });
       const res = await request(app)
         .post('/v1/pets')
         .set(AUTH)
@@ -26,7 +26,7 @@ describe('createPet (POST /v1/pets)', () => {
         .send('{"name":"\u00e9","categoryId":1}');
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'unsupported_media_type', status: 400 });
-      expect(store.size).toBe(2);
+      expect(await state.petCount()).toBe(2);
     },
   );
 
