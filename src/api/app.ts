@@ -28,7 +28,7 @@ import type { Proxy } from '../proxy/proxy.js';
 import type { Scenario } from '../contract/scenario.js';
 import type { MockState } from '../state/mock-state.js';
 import type { MockControl } from './mock-control.js';
-import type { PetStatus } from '../state/pet.js';
+import type { Pet, PetStatus } from '../state/pet.js';
 import { consoleDir } from '../util/paths.js';
 
 /** Largest request body accepted, in body-parser's notation. */
@@ -68,6 +68,11 @@ export interface AppDeps {
   maxSessions?: number | undefined;
   /** The server's reload (POST /__admin/reload, and its status in health); none for a bare app. */
   control?: MockControl | undefined;
+  /**
+   * The initial pets of the definition this app serves: its answers show them even once a reload
+   * has given the state newer ones, so a request never mixes versions. The state's own if unset.
+   */
+  initial?: readonly Pet[] | undefined;
 }
 
 /**
@@ -154,6 +159,7 @@ export function createApp(deps: AppDeps): Express {
             state,
             calls,
             sendJson,
+            deps.initial,
           ),
     ),
   );

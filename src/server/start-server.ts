@@ -129,7 +129,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
     logger,
     definition,
     buildApp: (next) =>
-      createApp({ ...deps, contract: next.contract, scenarios: next.scenarios, control }),
+      createApp({
+        ...deps,
+        contract: next.contract,
+        scenarios: next.scenarios,
+        initial: next.initial.pets,
+        control,
+      }),
   });
   const http = createHttpServer(reloader.handle, config, logger);
   let address: AddressInfo;

@@ -420,18 +420,23 @@ describe('in-flight requests', () => {
   /** The answer of a request whose body is sent in two parts: the second when told. */
   function halfSent(
     port: number,
+    {
+      method,
+      path,
+      headers = {},
+    }: { method: string; path: string; headers?: Record<string, string> },
     body: string,
   ): { finish: () => void; answer: Promise<{ status: number; body: unknown }> } {
     const cut = Math.floor(body.length / 2);
     const req = httpRequest({
       host: '127.0.0.1',
       port,
-      method: 'POST',
-      path: '/v1/pets',
+      method,
+      path,
       headers: {
         ...AUTH,
         ...JSON_TYPE,
-        'X-Mock-Scenario': 'versioned',
+        ...headers,
         'Content-Length': String(Buffer.byteLength(body)),
       },
     });
@@ -450,6 +455,23 @@ describe('in-flight requests', () => {
     return { finish: () => req.end(body.slice(cut)), answer };
   }
 
+  /** A server over the copies, and a way to wait until it has received `count` requests. */
+  async function startOnFiles(): Promise<{
+    server: StartedServer;
+    received: (count: number) => Promise<true>;
+  }> {
+    const config = configFromOptions({ port: 0, logLevel: 'silent', ...files });
+    const started = await startServer(config, createLogger('silent', false));
+    server = started;
+    return {
+      server: started,
+      received: (count) =>
+        pollUntil('the request received', () =>
+          Promise.resolve(started.requestsReceived() >= count ? true : undefined),
+        ),
+    };
+  }
+
   it('finish on the version they started with while the next one is applied', async () => {
     const versioned = join(files.scenariosDir, 'versioned.yaml');
     const version = (name: string): void => {
@@ -459,21 +481,45 @@ describe('in-flight requests', () => {
       );
     };
     version('version-a');
-    const config = configFromOptions({ port: 0, logLevel: 'silent', ...files });
-    server = await startServer(config, createLogger('silent', false));
-    const started = server;
+    const { server: started, received } = await startOnFiles();
+    const create = {
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { 'X-Mock-Scenario': 'versioned' },
+    };
     // Arrived on version A (its app chose), its body not yet read: held by the client.
-    const held = halfSent(started.port, JSON.stringify({ name: 'Held', categoryId: 1 }));
-    await pollUntil('the request received', () =>
-      Promise.resolve(started.requestsReceived() === 1 ? true : undefined),
-    );
+    const held = halfSent(started.port, create, JSON.stringify({ name: 'Held', categoryId: 1 }));
+    await received(1);
     version('version-b');
     expect(await started.reload()).toMatchObject({ changed: ['scenarios'] });
     held.finish();
     expect(await held.answer).toMatchObject({ status: 400, body: { code: 'version-a' } });
     // A request that arrives now runs on B.
-    const after = halfSent(started.port, JSON.stringify({ name: 'After', categoryId: 1 }));
+    const after = halfSent(started.port, create, JSON.stringify({ name: 'After', categoryId: 1 }));
     after.finish();
     expect(await after.answer).toMatchObject({ status: 400, body: { code: 'version-b' } });
+  });
+
+  it('read the fixtures of their version: new ones their contract refuses never reach them', async () => {
+    // A: names of at most 10 characters. B: no bound, and a fixture name longer than that.
+    const bound = '          maxLength: 10\n';
+    const described = "          description: The animal's name.\n";
+    editFile(files.contract, (text) => text.replace(described, described + bound));
+    const { server: started, received } = await startOnFiles();
+    // A GET whose body is still coming: it reads the pets once the body is in, after B applied.
+    const get = { method: 'GET', path: '/v1/pets/1' };
+    const held = halfSent(started.port, get, '{}');
+    await received(1);
+    editFile(files.contract, (text) => text.replace(bound, ''));
+    editFile(files.fixtures, (text) => text.replace('"Bella"', '"Bella the Second of Her Name"'));
+    expect(await started.reload()).toMatchObject({ changed: ['contract', 'fixtures'] });
+    held.finish();
+    expect(await held.answer).toMatchObject({ status: 200, body: { id: 1, name: 'Bella' } });
+    const after = halfSent(started.port, get, '{}');
+    after.finish();
+    expect(await after.answer).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Bella the Second of Her Name' },
+    });
   });
 });
