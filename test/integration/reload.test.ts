@@ -14,6 +14,7 @@ import { createLogger } from '../../src/util/logger.js';
 import { isRecord } from '../../src/util/is-record.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 import { captureLogger } from '../helpers/test-app.js';
+import { json, scriptedUpstream } from '../helpers/upstream.js';
 import {
   copyMockFiles,
   editFile,
@@ -320,6 +321,28 @@ describe('POST /__admin/reload', () => {
       body: JSON.stringify({ name: 'Big', categoryId: 1000 }),
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('proxy mode', () => {
+  it('a reload applies the contract the relayed answers are judged by; the target stays', async () => {
+    const upstream = await scriptedUpstream({
+      'GET /pets': json(503, { code: 'down', message: 'Maintenance.', status: 503 }),
+    });
+    try {
+      mock = await startMockServer({ ...files, proxyTarget: upstream.url, proxyStrict: true });
+      expect((await pets('/pets')).status).toBe(502); // 503 is not documented yet
+      editFile(files.contract, with503);
+      await running().reload();
+      const res = await pets('/pets');
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ code: 'down', message: 'Maintenance.', status: 503 });
+      expect(upstream.received).toHaveLength(2);
+    } finally {
+      await mock?.close();
+      mock = undefined;
+      await upstream.close();
+    }
   });
 });
 
