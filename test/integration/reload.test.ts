@@ -259,6 +259,15 @@ describe('a broken edit never takes the mock down', () => {
   });
 });
 
+describe('--watch at start', () => {
+  it('logs what it watches: the contract, the scenario folder, the fixtures', async () => {
+    const { logger, lines } = captureLogger();
+    mock = await startMockServer({ ...files, watch: true, logger });
+    const line = lines.find((entry) => Array.isArray(entry.watching));
+    expect(line?.watching).toEqual([files.contract, files.scenariosDir, files.fixtures]);
+  });
+});
+
 describe('POST /__admin/reload', () => {
   it('applies an edit without --watch and says what changed', async () => {
     await startOnCopies({ watch: false });
