@@ -49,6 +49,16 @@ export interface CoverageReport {
   readonly operations: readonly OperationCoverage[];
 }
 
+/** The last reload, as GET /__admin/health reports it (undefined before any). */
+export interface ReloadStatus {
+  readonly status: 'ok' | 'failed';
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly message: string | undefined;
+  readonly at: string;
+}
+
 /** The admin API answered 401: the console asks for the admin token. */
 export class AdminTokenNeeded extends Error {
   override name = 'AdminTokenNeeded';
@@ -140,6 +150,24 @@ function journalOf(value: unknown): JournalEntry[] {
   });
 }
 
+function optional<T>(value: unknown, read: (value: unknown, what: string) => T, what: string) {
+  return value === undefined ? undefined : read(value, what);
+}
+
+function reloadOf(value: unknown): ReloadStatus | undefined {
+  const reload = recordOf(value, 'health').reload;
+  if (reload === undefined) return undefined;
+  const body = recordOf(reload, 'reload');
+  return {
+    status: body.status === 'failed' ? 'failed' : 'ok',
+    file: optional(body.file, text, 'reload.file'),
+    line: optional(body.line, count, 'reload.line'),
+    column: optional(body.column, count, 'reload.column'),
+    message: optional(body.message, text, 'reload.message'),
+    at: text(body.at, 'reload.at'),
+  };
+}
+
 function coverageOf(value: unknown): CoverageReport {
   const body = recordOf(value, 'the coverage report');
   const summary = recordOf(body.summary, 'summary');
@@ -218,6 +246,11 @@ export class AdminClient {
       throw new AdminCallFailed(`${method} ${path}: ${String(res.status)} ${message}`.trim());
     }
     return answer;
+  }
+
+  /** The last reload's outcome (health's `reload`); undefined before any. */
+  async reloadStatus(): Promise<ReloadStatus | undefined> {
+    return reloadOf(await this.#call('GET', 'health'));
   }
 
   async scenarios(): Promise<ScenarioList> {

@@ -6,6 +6,7 @@ import { AdminClient, AdminTokenNeeded, adminToken, type SessionSummary } from '
 import { CoverageView } from './coverage-view.js';
 import { byId, h } from './dom.js';
 import { JournalView } from './journal-view.js';
+import { ReloadBanner } from './reload-banner.js';
 import { ScenariosView } from './scenarios-view.js';
 
 /** How often the page asks for news, in milliseconds. */
@@ -56,6 +57,7 @@ function report(error: unknown): void {
 
 const journal = new JournalView(say);
 const coverage = new CoverageView();
+const reloadBanner = new ReloadBanner();
 const scenarios = new ScenariosView({
   activate(name, times) {
     act(
@@ -101,11 +103,12 @@ async function refresh(): Promise<void> {
   const session = generation;
   refreshesAsked += 1;
   const asked = refreshesAsked;
-  const [list, sessions, requests, answered] = await Promise.all([
+  const [list, sessions, requests, answered, reload] = await Promise.all([
     client.scenarios(),
     client.sessions(),
     client.requests(JOURNAL_LIMIT),
     client.coverage(),
+    client.reloadStatus(),
   ]);
   if (session !== generation || asked < refreshShown) return;
   refreshShown = asked;
@@ -113,6 +116,7 @@ async function refresh(): Promise<void> {
   showSessions(sessions);
   journal.show(requests, client.session);
   coverage.show(answered, client.session);
+  if (reloadBanner.show(reload)) say('The edit applied: the mock serves the new version.');
   if (!loaded) say(`Showing session ${sessionName()}.`);
   loaded = true;
 }

@@ -13,7 +13,7 @@ import { METRICS_CONTENT_TYPE, type MockMetrics } from '../http/metrics.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { scenarioNamed, type Scenario } from '../contract/scenario.js';
-import type { MockState } from '../state/mock-state.js';
+import type { ActiveScenario, MockState } from '../state/mock-state.js';
 import { HttpError } from '../http/http-error.js';
 import type { MockControl } from './mock-control.js';
 import { isRecord } from '../util/is-record.js';
@@ -76,6 +76,10 @@ export function createAdminRoutes({
   operations,
   metrics,
 }: AdminDeps): Router {
+  // A switch naming a scenario a reload removed fires nothing: it shows as off (a reset may
+  // bring back a --scenario whose file is gone).
+  const known = (active: ActiveScenario | null): ActiveScenario | null =>
+    active && scenarios.has(active.name) ? active : null;
   const routes: [
     method: 'get' | 'post' | 'put' | 'delete',
     path: string,
@@ -127,7 +131,7 @@ export function createAdminRoutes({
       'get',
       '/scenarios',
       async (req, res) => {
-        const active = await state.active(sessionIdOf(req));
+        const active = known(await state.active(sessionIdOf(req)));
         res.json({
           scenarios: [...scenarios.values()].map((scenario) => ({
             name: scenario.name,
@@ -143,7 +147,8 @@ export function createAdminRoutes({
       '/sessions',
       async (_req, res) => {
         // Not session-scoped: the default session, then the live named ones, most recent first.
-        res.json({ sessions: await state.sessions() });
+        const sessions = await state.sessions();
+        res.json({ sessions: sessions.map(({ id, active }) => ({ id, active: known(active) })) });
       },
     ],
     [

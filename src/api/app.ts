@@ -30,7 +30,7 @@ import type { Proxy } from '../proxy/proxy.js';
 import type { Scenario } from '../contract/scenario.js';
 import type { MockState } from '../state/mock-state.js';
 import type { MockControl } from './mock-control.js';
-import type { PetStatus } from '../state/pet.js';
+import type { Pet, PetStatus } from '../state/pet.js';
 import { consoleDir } from '../util/paths.js';
 
 /** Largest request body accepted, in body-parser's notation. */
@@ -75,6 +75,11 @@ export interface AppDeps {
    * it the app makes its own. Never shared between apps; none kept with noAdmin.
    */
   metrics?: MockMetrics | undefined;
+  /**
+   * The initial pets of the definition this app serves: its answers show them even once a reload
+   * has given the state newer ones, so a request never mixes versions. The state's own if unset.
+   */
+  initial?: readonly Pet[] | undefined;
 }
 
 /**
@@ -167,6 +172,7 @@ export function createApp(deps: AppDeps): Express {
             state,
             calls,
             sendJson,
+            deps.initial,
           ),
     ),
   );

@@ -106,6 +106,8 @@ export function answerOperation(
   state: MockState,
   calls: PetCalls,
   sendJson: SendJson,
+  /** The initial pets of the app's version (see MockState.listPets); the state's own if unset. */
+  initial?: readonly Pet[],
 ): RequestHandler {
   return async function answerOperation(req, res) {
     const call = calls.of(req);
@@ -123,8 +125,8 @@ export function answerOperation(
       query: req.query,
       body: call.body,
       pets: {
-        list: (query) => state.listPets(session, query),
-        get: (id) => state.getPet(session, id),
+        list: (query) => state.listPets(session, query, initial),
+        get: (id) => state.getPet(session, id, initial),
         create: (pet) => state.createPet(session, pet),
       },
     });

@@ -8,7 +8,7 @@ import { isRecord } from '../util/is-record.js';
 import { loadMock, StartError } from './load-mock.js';
 import type { MockDefinition } from './load-definition.js';
 import { Reloader } from './reloader.js';
-import { watchFiles, watchedPaths } from './watch-files.js';
+import { watchFiles, watchedPaths, type Watcher } from './watch-files.js';
 import type { MockControl, ReloadOutcome } from '../api/mock-control.js';
 import type { Contract } from '../contract/load-contract.js';
 import { coverageFormatOfFile, formatCoverage } from '../state/coverage-formats.js';
@@ -129,7 +129,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
     logger,
     definition,
     buildApp: (next) =>
-      createApp({ ...deps, contract: next.contract, scenarios: next.scenarios, control }),
+      createApp({
+        ...deps,
+        contract: next.contract,
+        scenarios: next.scenarios,
+        initial: next.initial.pets,
+        control,
+      }),
   });
   const http = createHttpServer(reloader.handle, config, logger);
   let address: AddressInfo;
@@ -143,12 +149,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  const watcher = config.watch
-    ? watchFiles(watchedPaths(config), () => {
-        // A failed reload is logged and shown by health; the last good version serves.
-        reloader.reload().catch(() => undefined);
-      })
-    : undefined;
+  let watcher: Watcher | undefined;
+  if (config.watch) {
+    const paths = watchedPaths(config);
+    watcher = watchFiles(paths, () => {
+      // A failed reload is logged and shown by health; the last good version serves.
+      reloader.reload().catch(() => undefined);
+    });
+    logger.info({ watching: paths }, 'watching the contract, scenarios and fixtures for edits');
+  }
   return {
     url,
     apiUrl: `${url}${deps.contract.operations.basePath}`,

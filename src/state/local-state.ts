@@ -64,12 +64,12 @@ export class LocalState implements MockState {
     });
   }
 
-  listPets(session: SessionId, query: ListQuery): Promise<Pet[]> {
-    return attempt(() => this.#registry.get(session).store.list(query));
+  listPets(session: SessionId, query: ListQuery, initial?: readonly Pet[]): Promise<Pet[]> {
+    return attempt(() => this.#registry.get(session).store.list(query, initial));
   }
 
-  getPet(session: SessionId, id: Int64): Promise<Pet | undefined> {
-    return attempt(() => this.#registry.get(session).store.get(id));
+  getPet(session: SessionId, id: Int64, initial?: readonly Pet[]): Promise<Pet | undefined> {
+    return attempt(() => this.#registry.get(session).store.get(id, initial));
   }
 
   createPet(session: SessionId, pet: NewPet): Promise<Pet> {

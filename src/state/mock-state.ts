@@ -97,9 +97,13 @@ export interface MockState {
    */
   beginCall(session: SessionId, take: readonly string[] | undefined): Promise<string | undefined>;
 
-  /** Pets in ascending id order, initial ones first. */
-  listPets(session: SessionId, query: ListQuery): Promise<Pet[]>;
-  getPet(session: SessionId, id: Int64): Promise<Pet | undefined>;
+  /**
+   * Pets in ascending id order, initial ones first. `initial`: those of the version the request
+   * runs on, which a reload may have replaced in the state since it arrived; the state's own when
+   * not given. (A file store's pets are all its own: it has none.)
+   */
+  listPets(session: SessionId, query: ListQuery, initial?: readonly Pet[]): Promise<Pet[]>;
+  getPet(session: SessionId, id: Int64, initial?: readonly Pet[]): Promise<Pet | undefined>;
   /**
    * Stores a pet under the session's next id, charged to the budgets, as one atomic step; resolves
    * once it is kept. Over a budget it rejects with StoreFullError: nothing stored, no id used.

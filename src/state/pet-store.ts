@@ -80,16 +80,25 @@ export class PetStore {
     return this.#own.length - this.#unwritten;
   }
 
+  /**
+   * The initial pets to show: `initial` (a request's version's, see MockState.listPets) in memory,
+   * else the store's own base; a file store has none, its file holds them all.
+   */
+  #baseFor(initial: readonly Pet[] | undefined): readonly Pet[] {
+    return initial === undefined || this.#db ? this.#base : initial;
+  }
+
   /** Pets in ascending id order; O(limit) when unfiltered. */
-  list({ limit, status }: ListQuery): Pet[] {
+  list({ limit, status }: ListQuery, initial?: readonly Pet[]): Pet[] {
+    const base = this.#baseFor(initial);
     const written = this.#written();
     if (status === undefined) {
-      const first = this.#base.slice(0, limit);
+      const first = base.slice(0, limit);
       if (first.length === limit) return first;
       return first.concat(this.#own.slice(0, Math.min(limit - first.length, written)));
     }
     const found: Pet[] = [];
-    for (const pets of [this.#base, this.#own]) {
+    for (const pets of [base, this.#own]) {
       const end = pets === this.#own ? written : pets.length;
       for (let i = 0; i < end; i += 1) {
         const pet = pets[i];
@@ -102,8 +111,8 @@ export class PetStore {
   }
 
   /** The pet with this id, if any: a binary search, as pets are kept in ascending id order. */
-  get(id: Int64): Pet | undefined {
-    const base = findById(this.#base, id);
+  get(id: Int64, initial?: readonly Pet[]): Pet | undefined {
+    const base = findById(this.#baseFor(initial), id);
     if (base !== undefined) return base;
     const own = findById(this.#own, id);
     const firstUnwritten = this.#own[this.#written()];

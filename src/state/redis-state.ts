@@ -325,17 +325,25 @@ export class RedisState implements MockState {
     return typeof taken === 'string' ? taken : undefined;
   }
 
-  async listPets(session: SessionId, { limit, status }: ListQuery): Promise<Pet[]> {
-    const found = firstOf(this.#initial.pets, limit, status);
+  async listPets(
+    session: SessionId,
+    { limit, status }: ListQuery,
+    initial = this.#initial.pets,
+  ): Promise<Pet[]> {
+    const found = firstOf(initial, limit, status);
     if (found.length === limit) return found;
     const key = this.#key(sid(session), status === undefined ? 'pets' : `st:${status}`);
     const own = await this.#call((redis) => redis.lrange(key, 0, limit - found.length - 1));
     return found.concat(own.map(petOf));
   }
 
-  async getPet(session: SessionId, id: Int64): Promise<Pet | undefined> {
-    const initial = findById(this.#initial.pets, id);
-    if (initial) return initial;
+  async getPet(
+    session: SessionId,
+    id: Int64,
+    initial = this.#initial.pets,
+  ): Promise<Pet | undefined> {
+    const first = findById(initial, id);
+    if (first) return first;
     const key = this.#key(sid(session), 'byid');
     const json = await this.#call((redis) => redis.hget(key, String(id)));
     return json === null ? undefined : petOf(json);

@@ -3,12 +3,13 @@
  * and does, against a real mock started in-process on a free port. `npm run test:browser`.
  * UPDATE_SCREENSHOT=1 also writes docs/qa-console.png (1280×800) for docs/admin-and-console.md.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startMockServer, type MockServer, type MockServerOptions } from '../../src/index.js';
 import { defaultScenariosDir, packageRoot } from '../../src/util/paths.js';
+import { copyMockFiles } from '../helpers/reload-files.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -306,6 +307,45 @@ describe('the QA console in Chromium', () => {
     );
     // The only errors: Chromium's own lines for the 401 answers that asked for the token.
     expect(problems.filter((text) => !text.includes('status of 401'))).toEqual([]);
+  });
+
+  it('shows a failed reload as an alert naming file:line:column until a good edit applies', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-console-reload-'));
+    try {
+      const files = copyMockFiles(dir);
+      const started = await openConsole(files);
+      await page.getByText('No scenario is on.').waitFor();
+      const alert = page.getByRole('alert');
+      expect(await alert.count()).toBe(0);
+
+      const original = readFileSync(files.contract, 'utf8');
+      const broken = original.replace(
+        "$ref: '#/components/schemas/Pets'",
+        "$ref: '#/components/schemas/Nope'",
+      );
+      const lines = broken.split('\n');
+      const line = lines.findIndex((text) => text.includes('schemas/Nope'));
+      const column = (lines[line] ?? '').indexOf("'#/components") + 1;
+      writeFileSync(files.contract, broken);
+      await expect(started.reload()).rejects.toThrow(/not applied/);
+      await alert
+        .getByText(`${files.contract}:${String(line + 1)}:${String(column)}`, { exact: true })
+        .waitFor();
+      expect(await alert.textContent()).toContain(
+        '$ref #/components/schemas/Nope points at nothing in the document',
+      );
+      // An alert is read out; it takes no focus from where the tester is.
+      expect(await page.evaluate('document.activeElement === document.body')).toBe(true);
+      expect((await petCall('/pets')).status).toBe(200); // the last good version serves
+
+      writeFileSync(files.contract, original);
+      await started.reload();
+      await alert.waitFor({ state: 'hidden' });
+      await page.getByText('The edit applied: the mock serves the new version.').waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is readable 400 px wide: nothing wider than the screen', async () => {
