@@ -32,8 +32,12 @@ export function handleErrors(
       hasBody: hasBody(req),
       bodyLimit,
     });
-    if (httpError.status >= 500) {
-      logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, httpError.message);
+    const requestId = res.getHeader('X-Request-Id');
+    if (httpError.status === 503) {
+      // A known condition (the state store away), said once per request without a stack.
+      logger.warn({ requestId, code: httpError.code }, httpError.message);
+    } else if (httpError.status >= 500) {
+      logger.error({ err: error, requestId }, httpError.message);
     }
     if (res.headersSent) {
       // Too late for an Error body: end the connection so the client sees the failure.

@@ -64,7 +64,7 @@ export class StateUnavailableError extends Refusal {
     super(
       503,
       'state_unavailable',
-      `The mock's state store (${store}) is unavailable: ${reason}.`,
+      `The mock's state store (${store}) is unavailable: ${reason.replace(/\.+$/, '')}.`,
       {
         'Retry-After': '1',
       },

@@ -5,6 +5,7 @@ import { startMockServer, type MockServer } from '../../src/index.js';
 import { pollUntil } from '../helpers/poll-until.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { freshPrefix } from '../helpers/state-backend.js';
+import { captureLogger } from '../helpers/test-app.js';
 
 /** Generous bound for a test that stops and starts servers on a busy machine (not a timing goal). */
 const SLOW = 90_000;
@@ -170,6 +171,35 @@ describe('Redis frozen (it accepts connections but never answers)', () => {
       }
       await pollUntil(healthy, 'the mock serves again');
       expect((await send('/v1/pets', { headers: AUTH })).status).toBe(200);
+    },
+    SLOW,
+  );
+});
+
+describe('what the log says while Redis is away', () => {
+  it(
+    'a warning per refused call, naming the code, without a stack; no error lines',
+    async () => {
+      const { logger, lines } = captureLogger();
+      const logged = await startMockServer({
+        stateUrl: redis.url,
+        statePrefix: freshPrefix(),
+        stateTimeout: STATE_TIMEOUT_MS,
+        logger,
+      });
+      try {
+        await redis.stop();
+        const res = await fetch(`${logged.origin}/__admin/health`, {
+          signal: AbortSignal.timeout(HANG_MS),
+        });
+        expect(res.status).toBe(503);
+        const refusals = lines.filter((line) => line.code === 'state_unavailable');
+        expect(refusals.length).toBeGreaterThan(0);
+        expect(refusals.every((line) => line.level === 40 && line.err === undefined)).toBe(true);
+        expect(lines.filter((line) => line.level === 50)).toEqual([]);
+      } finally {
+        await logged.close();
+      }
     },
     SLOW,
   );
