@@ -1,4 +1,4 @@
-import { parseArgs } from '../util/builtins.js';
+import { parseArgs } from 'node:util';
 import { coverageFormatOfFile, type CoverageFormat } from '../state/coverage-formats.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { LogLevel } from '../util/logger.js';

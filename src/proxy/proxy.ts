@@ -54,7 +54,7 @@ export async function createProxy(settings: ProxySettings, needs: ProxyNeeds): P
     settings.recordPath === undefined
       ? undefined
       : await openRecorder(settings.recordPath, needs.checkPet, needs.logger);
-  const client = createUpstreamClient(settings);
+  const client = await createUpstreamClient(settings);
   return {
     client,
     strict: settings.strict,

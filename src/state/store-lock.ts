@@ -1,4 +1,4 @@
-import { randomUUID } from '../util/builtins.js';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-import { createHash } from './builtins.js';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
