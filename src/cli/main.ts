@@ -4,7 +4,6 @@ import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, helpText, loadConfig } from '../config/load-config.js';
-import { releaseLogFields, releaseMemoryWhenIdle } from './idle-memory.js';
 import { errorMessage } from '../util/error-message.js';
 import { packageRoot } from '../util/paths.js';
 import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
@@ -61,21 +60,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
   const server = await startServer(config, logger);
   capYoungGeneration();
-  const stopReleasing = releaseMemoryWhenIdle({
-    requestsReceived: server.requestsReceived,
-    onRelease: (release) => {
-      logger.debug(releaseLogFields(release), 'gave memory back to the system while idle');
-    },
-    onError: (error) => {
-      logger.warn({ err: error }, 'cannot give memory back to the system while idle');
-    },
-  });
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).
     if (stopping) process.exit(128 + constants.signals[signal]);
     stopping = true;
-    stopReleasing();
     logger.info({ signal }, 'stopping');
     server.close().then(
       () => process.exit(0),

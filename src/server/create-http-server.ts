@@ -14,8 +14,6 @@ export interface HttpServer {
   readonly closeAllConnections: () => void;
   /** Stops the server's own timers (call once it is closed). */
   readonly dispose: () => void;
-  /** Requests received since the server was made (answered or not). */
-  readonly requestsReceived: () => number;
 }
 
 /**
@@ -38,11 +36,6 @@ export function createHttpServer(
   logger: Logger,
 ): HttpServer {
   const gate = createConnectionGate(requireHost(app), limits, logger);
-  let received = 0;
-  const countReceived: RequestListener = (req, res) => {
-    received += 1;
-    gate.listener(req, res);
-  };
   const server = createServer(
     {
       maxHeaderSize: MAX_HEADER_BYTES,
@@ -52,7 +45,7 @@ export function createHttpServer(
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: timeoutCheckInterval(limits),
     },
-    countReceived,
+    gate.listener,
   );
   server.maxConnections = limits.maxConnections;
   // A client that half-closes after sending (`socket.end()`, `nc -N`) still gets its answer: by
@@ -84,6 +77,5 @@ export function createHttpServer(
     dispose: () => {
       gate.close();
     },
-    requestsReceived: () => received,
   };
 }

@@ -27,11 +27,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What the CLI needs besides: how many requests came in (to tell when the mock stands idle). */
-export interface StartedServer extends RunningServer {
-  readonly requestsReceived: () => number;
-}
-
 /** In-flight requests get this long to finish once a stop is asked; then connections are cut. */
 const GRACE_MS = 700;
 
@@ -99,7 +94,7 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
 }
 
 /** Loads the contracts, scenarios and data, builds the app and listens: the only listen(). */
-export async function startServer(config: Config, logger: Logger): Promise<StartedServer> {
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const deps = await loadMock(config, logger);
   const app = createApp(deps);
   const store = deps.sessions.default.store;
@@ -120,7 +115,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
     apiUrl: `${url}${deps.contract.operations.basePath}`,
     port: address.port,
     deps,
-    requestsReceived: http.requestsReceived,
     close: async () => {
       await closeGracefully(http, store);
       await deps.proxy?.close();
