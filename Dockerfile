@@ -17,9 +17,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them,
-# bundles the CommonJS entry points (scripts/build-cjs.js), the CLI's own modules
-# (scripts/build-cli.js) and the QA console (scripts/build-console.js, from console/).
-COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-cli.js scripts/build-console.js ./scripts/
+# bundles the CommonJS entry points (scripts/build-cjs.js) and the QA console
+# (scripts/build-console.js, from console/).
+COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-console.js ./scripts/
 COPY console ./console
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
@@ -88,15 +87,18 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   return -1;
 }
 
-main(process.argv.slice(2), process.env).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    // Expected failures (bad flag, busy port, bad fixture) are one line; anything else too.
-    const prefix =
-      error instanceof ConfigError ? 'petstore-mock: ' : 'petstore-mock: cannot start: ';
-    console.error(`${prefix}${errorMessage(error).split('\n')[0] ?? ''}`);
-    process.exitCode = error instanceof ConfigError ? 2 : 1;
-  },
-);
+/** Runs the command line; sets the exit code when it ends, unless the mock is left serving. */
+export function runCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+  main(argv, env).then(
+    (code) => {
+      if (code >= 0) process.exitCode = code;
+    },
+    (error: unknown) => {
+      // Expected failures (bad flag, busy port, bad fixture) are one line; anything else too.
+      const prefix =
+        error instanceof ConfigError ? 'petstore-mock: ' : 'petstore-mock: cannot start: ';
+      console.error(`${prefix}${errorMessage(error).split('\n')[0] ?? ''}`);
+      process.exitCode = error instanceof ConfigError ? 2 : 1;
+    },
+  );
+}
