@@ -27,13 +27,13 @@ RUN npm run build
 
 # ---- runtime: production dependencies, compiled output, contracts and data ----
 FROM ${BASE_IMAGE} AS runtime
-# NODE_OPTIONS: a heap of 640 MiB holds what the budgets let clients add (256 MiB of pets, 64 MiB of
-# journals) besides the runtime; without a cap V8 lets garbage grow to 4 times what is live before
-# collecting it. Raise it with larger budgets or --count above 500000 (README: Limits).
+# No NODE_OPTIONS: the bin starts itself with its V8 flags (src/cli/launch-flags.ts: a 640 MiB heap,
+# which holds what the budgets let clients add besides the runtime, and a capped young generation),
+# replacing its own process, so PID 1 stays node. A heap size given in NODE_OPTIONS wins: raise it
+# with larger budgets or --count above 500000 (README: Limits).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=4010 \
-    NODE_OPTIONS=--max-old-space-size=640
+    PORT=4010
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would run the build, and there is no compiler here.

@@ -1,5 +1,14 @@
 #!/usr/bin/env node
-// The bin, `petstore-mock`: the command line itself is src/cli/main.ts.
-import { runCommandLine } from './cli/main.js';
+// The bin, `petstore-mock`: first its V8 flags (src/cli/launch-flags.ts), then the command line
+// itself (src/cli/main.ts), loaded only once the process runs with them.
+import { enableCompileCache } from './cli/compile-cache.js';
+import { relaunchWithLaunchFlags } from './cli/launch-flags.js';
 
-runCommandLine(process.argv.slice(2), process.env);
+const exitCode = await relaunchWithLaunchFlags();
+if (exitCode === undefined) {
+  enableCompileCache();
+  const { runCommandLine } = await import('./cli/main.js');
+  runCommandLine(process.argv.slice(2), process.env);
+} else {
+  process.exitCode = exitCode;
+}

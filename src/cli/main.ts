@@ -1,30 +1,16 @@
 import { readFileSync } from 'node:fs';
-import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { ConfigError, helpText, loadConfig } from '../config/load-config.js';
 import { errorMessage } from '../util/error-message.js';
 import { packageRoot } from '../util/paths.js';
-import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
   return typeof manifest === 'object' && manifest !== null && 'version' in manifest
     ? String(manifest.version)
     : 'unknown';
-}
-
-function isCallable(value: unknown): value is () => unknown {
-  return typeof value === 'function';
-}
-
-/**
- * Keeps the code Node compiles for the modules below (Express, the validator...) in a cache on
- * disk, so that later starts skip most of that work. Node 22.1+; a no-op on Node 20.
- */
-function enableCompileCache(): void {
-  const enable: unknown = Reflect.get(nodeModule, 'enableCompileCache');
-  if (isCallable(enable)) enable();
 }
 
 /** Runs the command line; resolves with the exit code unless the mock is left serving (-1). */
@@ -49,16 +35,21 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 0;
   }
   const { config } = command;
-  enableCompileCache();
-  holdYoungGeneration();
   // Loaded only to run: --help, --version and a bad flag answer without pino, yaml, Ajv...
   const [{ createLogger }, { startServer }] = await Promise.all([
     import('../util/logger.js'),
     import('../server/start-server.js'),
   ]);
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
+  // What V8 runs with: the bin's launch flags (src/cli/launch-flags.ts), or the user's own.
+  logger.debug(
+    {
+      nodeFlags: process.execArgv,
+      heapLimitMiB: Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024)),
+    },
+    'node flags',
+  );
   const server = await startServer(config, logger);
-  capYoungGeneration();
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   lockPathOf,
@@ -153,6 +153,24 @@ describe('lockStoreFile', () => {
     };
     writeFileSync(lockPathOf(file), JSON.stringify(owner));
     await expect(lockStoreFile(file, FAST)).rejects.toThrow('instance in-a-container');
+  });
+
+  it('takes over the lock of a process of this host that ended but is not reaped yet', async () => {
+    // `sleep 0` ends at once; its parent, replaced by `sleep 5`, never reads its exit status.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: 'pipe' });
+    try {
+      const pid = await new Promise<number>((resolve) => {
+        parent.stdout.once('data', (chunk: Buffer) => {
+          resolve(Number(String(chunk).trim()));
+        });
+      });
+      await eventually(() => readFileSync(`/proc/${String(pid)}/stat`, 'utf8').includes(') Z '));
+      writeFileSync(lockPathOf(file), String(pid));
+      const lock = await lockStoreFile(file, FAST);
+      await lock.release();
+    } finally {
+      parent.kill();
+    }
   });
 
   it("keeps an older version's bare-pid lock while its process lives, however old", async () => {
