@@ -8,12 +8,12 @@ export interface LaunchFlag {
 /** The V8 flags the bin runs with, however it is started (`node dist/cli.js`, npx, the image). */
 export const LAUNCH_FLAGS: readonly LaunchFlag[] = [
   {
-    // The memory bound (README: Limits): uncapped, V8 lets garbage grow to ~4x what is live.
+    // The memory bound (README: Limits): uncapped, V8 lets garbage pile up before it collects.
     flag: '--max-old-space-size=640',
     sizedBy: ['--max-old-space-size', '--max-old-space-size-percentage', '--max-heap-size'],
   },
   {
-    // Under load V8 would grow the young generation to 8 times this, and the RSS with it.
+    // Uncapped, V8 grows the young generation under load, and the RSS with it.
     flag: '--max-semi-space-size=16',
     sizedBy: ['--max-semi-space-size', '--max-heap-size'],
   },
