@@ -1,6 +1,14 @@
 // The --db lock (issue 11): owners told apart by instance and host, not by a bare pid (two
 // containers sharing a volume are both PID 1); liveness by a heartbeat; fencing after a takeover.
-import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -156,15 +164,16 @@ describe('lockStoreFile', () => {
   });
 
   it('takes over the lock of a process of this host that ended but is not reaped yet', async () => {
-    // `sleep 0` ends at once; its parent, replaced by `sleep 5`, never reads its exit status.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: 'pipe' });
+    // `sleep 1` ends once its parent has become `sleep 10`, which never reads its exit status.
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 10'], { stdio: 'pipe' });
     try {
       const pid = await new Promise<number>((resolve) => {
         parent.stdout.once('data', (chunk: Buffer) => {
           resolve(Number(String(chunk).trim()));
         });
       });
-      await eventually(() => readFileSync(`/proc/${String(pid)}/stat`, 'utf8').includes(') Z '));
+      const stat = `/proc/${String(pid)}/stat`;
+      await eventually(() => existsSync(stat) && readFileSync(stat, 'utf8').includes(') Z '));
       writeFileSync(lockPathOf(file), String(pid));
       const lock = await lockStoreFile(file, FAST);
       await lock.release();
