@@ -17,9 +17,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them,
-# bundles the CommonJS entry points (scripts/build-cjs.js), the CLI's own modules
-# (scripts/build-cli.js) and the QA console (scripts/build-console.js, from console/).
-COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-cli.js scripts/build-console.js ./scripts/
+# bundles the CommonJS entry points (scripts/build-cjs.js) and the QA console
+# (scripts/build-console.js, from console/).
+COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-console.js ./scripts/
 COPY console ./console
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios
@@ -27,13 +27,13 @@ RUN npm run build
 
 # ---- runtime: production dependencies, compiled output, contracts and data ----
 FROM ${BASE_IMAGE} AS runtime
-# NODE_OPTIONS: a heap of 640 MiB holds what the budgets let clients add (256 MiB of pets, 64 MiB of
-# journals) besides the runtime; without a cap V8 lets garbage grow to 4 times what is live before
-# collecting it. Raise it with larger budgets or --count above 500000 (docs/limits.md).
+# No NODE_OPTIONS: the bin starts itself with its V8 flags (src/cli/launch-flags.ts: a 640 MiB heap,
+# which holds what the budgets let clients add besides the runtime, and a capped young generation),
+# replacing its own process, so PID 1 stays node. A heap size given in NODE_OPTIONS wins: raise it
+# with larger budgets or --count above 500000 (docs/limits.md).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=4010 \
-    NODE_OPTIONS=--max-old-space-size=640
+    PORT=4010
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would run the build, and there is no compiler here.

@@ -20,25 +20,6 @@ export default tseslint.config(
     },
   },
   {
-    // What the mock loads at start: see src/util/builtins.ts for why these are not imported.
-    files: ['src/**/*.ts'],
-    ignores: ['src/util/builtins.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: ['http', 'https', 'crypto', 'util']
-            .flatMap((module) => [module, `node:${module}`])
-            .map((name) => ({
-              name,
-              message: 'Take it from src/util/builtins.ts (an ES import costs every start).',
-              allowTypeImports: true,
-            })),
-        },
-      ],
-    },
-  },
-  {
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
   },

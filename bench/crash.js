@@ -130,7 +130,7 @@ function ended(mock, timeoutMs = STOP_TIMEOUT_MS) {
   return Promise.race([mock.server.closed, sleep(timeoutMs, undefined, { ref: false })]);
 }
 
-/** The pid of a direct child of `pid` (the mock under its unshare), from /proc. */
+/** The pid of a direct child of `pid`, from /proc. */
 function childPidOf(pid) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -144,14 +144,20 @@ function childPidOf(pid) {
   return undefined;
 }
 
-/** The mock's own pid: under unshare, its child (PID 1 in the namespace, another pid here). */
-function mockPid(mock, namespace) {
-  return namespace ? childPidOf(mock.server.child.pid) : mock.server.child.pid;
+/**
+ * The mock's own pid: the last of the processes started for it, each the child of the one before:
+ * under unshare, the bin (PID 1 in the namespace, another pid here); on Node 20, the child the bin
+ * supervises (src/cli/launch-flags.ts).
+ */
+function mockPid(mock) {
+  let pid = mock.server.child.pid;
+  for (let child = childPidOf(pid); child !== undefined; child = childPidOf(child)) pid = child;
+  return pid;
 }
 
 /** Sends `signal` to the mock process itself and waits for it (and its unshare) to end. */
-async function signalMock(mock, signal, namespace = false) {
-  const pid = mockPid(mock, namespace);
+async function signalMock(mock, signal) {
+  const pid = mockPid(mock);
   if (pid !== undefined) process.kill(pid, signal);
   const result = await ended(mock);
   if (result === undefined) {
@@ -449,7 +455,7 @@ async function attackNamespaces() {
   const named = line.includes(`process ${owner.pid} on ${hostname()}, instance ${owner.instance}`);
   const refused = secondOutcome === 'exited' && secondEnd?.code !== 0 && named;
   notes.push(`second: ${secondOutcome}, exit ${secondEnd?.code}: "${line.slice(0, 160)}"`);
-  if (secondOutcome === 'started') await signalMock(second, 'SIGKILL', true);
+  if (secondOutcome === 'started') await signalMock(second, 'SIGKILL');
   // The first one keeps its lock and keeps writing.
   const ackedThen = writers.acked;
   await sleep(500);
@@ -457,7 +463,7 @@ async function attackNamespaces() {
   const kept = stillOwner && writers.acked > ackedThen;
   notes.push(`first kept its lock and wrote on: ${kept}`);
   const killedAt = performance.now();
-  await signalMock(first, 'SIGKILL', true);
+  await signalMock(first, 'SIGKILL');
   await writers.stop();
   // A new mock, PID 1 again, retried until it takes the lock over.
   const takeover = await startRetrying(db, { namespace: true }, killedAt);
@@ -473,7 +479,7 @@ async function attackNamespaces() {
     await after.stop();
     reusedAfter = after.reused;
     notes.push(`${after.acked} created after the takeover`);
-    await signalMock(third, 'SIGTERM', true);
+    await signalMock(third, 'SIGTERM');
   }
   addRow({
     attack: 'B',
@@ -509,7 +515,7 @@ async function attackFrozenOwner() {
   const ledger = createLedger();
   const notes = [];
   const first = await startReady(db, { namespace: true });
-  const firstPid = mockPid(first, true);
+  const firstPid = mockPid(first);
   const before = startWriters(first.origin, 'crash-b2-before', ledger, 1);
   await sleep(300);
   const frozenAt = performance.now();
@@ -528,8 +534,8 @@ async function attackFrozenOwner() {
   process.kill(firstPid, 'SIGCONT');
   await sleep(1500);
   await Promise.all([waking.stop(), current.stop(), before.done]);
-  const firstStop = await signalMock(first, 'SIGTERM', true);
-  const secondStop = takeover ? await signalMock(takeover.mock, 'SIGTERM', true) : undefined;
+  const firstStop = await signalMock(first, 'SIGTERM');
+  const secondStop = takeover ? await signalMock(takeover.mock, 'SIGTERM') : undefined;
   notes.push(
     `before the freeze ${JSON.stringify(before.byStatus)}; woken old owner ${JSON.stringify(waking.byStatus)}; new owner ${JSON.stringify(current.byStatus)}`,
     `SIGTERM: old owner exit ${firstStop?.code}, new owner exit ${secondStop?.code}`,

@@ -45,12 +45,6 @@ import { defineSystems, startSystem } from './lib/systems.js';
 const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 /** Let a freshly started server settle (JIT, lazy loading, first GC) before reading its RSS. */
 const IDLE_SETTLE_MS = 1000;
-/**
- * How long the systems stand idle after the shared workloads before their RSS "once idle" is
- * read (at least this long for each; systems measured early in the last round, longer): this much
- * past the idle time after which the shipped mock gives memory back (IDLE_MS, read from dist/).
- */
-const AFTER_IDLE_RELEASE_MS = 10_000;
 
 const SEED_100K = ['--seed', '1', '--count', '100000'];
 const SEED_100 = ['--seed', '1', '--count', '100'];
@@ -288,7 +282,7 @@ async function startAvailable(systems, results) {
   return running;
 }
 
-/** The shared workloads, interleaved over the systems, with RSS read before and after. */
+/** The shared workloads, interleaved over the systems, with each one's RSS read right after. */
 async function runSharedWorkloads(systems, options, results) {
   const running = await startAvailable(systems, results);
   for (const [key, server] of running) results.cores.servers[key] = coresOf(server.pid);
@@ -297,13 +291,8 @@ async function runSharedWorkloads(systems, options, results) {
     const targets = running.filter(([, server]) => workload.node20 || !server.system.node20);
     rightAfterMiB = await runWorkload(workload, targets, options, results);
   }
-  await sleep(options.afterLoadSettleMs);
-  for (const [key, server] of running) {
-    results.rss[key] = {
-      ...results.rss[key],
-      rightAfterLoadMiB: rightAfterMiB[key],
-      afterLoadMiB: rssMiB(server.pid),
-    };
+  for (const [key] of running) {
+    results.rss[key] = { ...results.rss[key], rightAfterLoadMiB: rightAfterMiB[key] };
   }
   await Promise.all(running.map(([, server]) => stopServer(server.server)));
 }
@@ -357,7 +346,6 @@ function newResults(options, systems, runtimes) {
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       startupRuns: options.startupRuns,
-      afterLoadSettleSeconds: options.afterLoadSettleMs / 1000,
     },
     systems: {},
     workloads: [],
@@ -376,12 +364,7 @@ function newResults(options, systems, runtimes) {
 
 /** The runner's own process, on Node 24 (and pinned): measures and writes the results. */
 async function main(runtimes) {
-  // Built by now (prepare): the idle time of the build that is measured.
-  const { IDLE_MS } = await import('../dist/cli/idle-memory.js');
-  const options = {
-    ...parseOptions(process.argv.slice(2)),
-    afterLoadSettleMs: IDLE_MS + AFTER_IDLE_RELEASE_MS,
-  };
+  const options = parseOptions(process.argv.slice(2));
   killChildrenOnExit();
   const prism = options.prism
     ? preparePrism({ install: !options.quick })

@@ -2,20 +2,24 @@
  * npm run stress: the attacks of issue 11 against the built CLI (dist/), one fresh server each,
  * with the server's RSS sampled every 50 ms: before the attack, its peak, and after it. Each
  * attack passes when the server stayed up, answered its health check afterwards and never went
- * past the bound; the run exits 1 otherwise. Loopback only; every attack is bounded in time and
- * count. Usage: node bench/stress.js [--quick] [--only a,b,c,c-cap,d,slowloris,flood]
+ * past the bound; the run exits 1 otherwise. The server is the bin as users start it, with no
+ * NODE_OPTIONS (it applies its own V8 flags): `node dist/cli.js` and the link npm makes in
+ * node_modules/.bin, taken in turn. Its RSS is its whole process tree's (on Node 20 the bin runs
+ * the mock as a child). Loopback only; every attack is bounded in time and count.
+ * Usage: node bench/stress.js [--quick] [--only a,b,c,c-cap,d,slowloris,flood]
  */
 import console from 'node:console';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killChildrenOnExit, rssMiB, spawnNodeServer, stopServer } from './lib/children.js';
 import { freePort, statusOf, waitFor200 } from './lib/http-probe.js';
-
-/** The heap cap the image and `npm start` run the mock with (Dockerfile NODE_OPTIONS). */
-const HEAP_FLAG = '--max-old-space-size=640';
+import { projectRoot } from './lib/paths.js';
 
 /** Peak RSS the server may reach in any attack, in MiB (docs/limits.md). */
 export const BOUND_MIB = 768;
@@ -233,12 +237,27 @@ const ATTACKS = [
   },
 ];
 
-async function runAttack(attack) {
+/** A node_modules/.bin as npm makes it on install: a link to the bin, dist/cli.js. */
+const installDir = mkdtempSync(join(tmpdir(), 'petstore-stress-'));
+mkdirSync(join(installDir, 'node_modules', '.bin'), { recursive: true });
+const binLink = join(installDir, 'node_modules', '.bin', 'petstore-mock');
+symlinkSync(join(projectRoot, 'dist', 'cli.js'), binLink);
+process.on('exit', () => {
+  rmSync(installDir, { recursive: true, force: true });
+});
+
+/** How users start the bin, with no NODE_OPTIONS: the attacks take them in turn. */
+const LAUNCHES = [
+  { name: 'node dist/cli.js', script: 'dist/cli.js' },
+  // What the link's `#!/usr/bin/env node` runs.
+  { name: 'node_modules/.bin/petstore-mock', script: binLink },
+];
+
+async function runAttack(attack, launch) {
   const port = await freePort();
   const origin = `http://${HOST}:${port}`;
   const server = spawnNodeServer([
-    HEAP_FLAG,
-    'dist/cli.js',
+    launch.script,
     '--port',
     String(port),
     '--log-level',
@@ -283,6 +302,7 @@ async function runAttack(attack) {
   return {
     id: attack.id,
     name: attack.name,
+    launch: launch.name,
     args: attack.args.join(' '),
     setup,
     rssMiB: { before, peak, after },
@@ -304,17 +324,19 @@ const started = performance.now();
 const results = [];
 for (const attack of ATTACKS) {
   if (only && !only.has(attack.id)) continue;
-  const result = await runAttack(attack);
+  const result = await runAttack(attack, LAUNCHES[results.length % LAUNCHES.length]);
   results.push(result);
   console.log(JSON.stringify(result));
 }
 console.log(
   `\nstress${quick ? ' --quick' : ''}: peak RSS bound ${BOUND_MIB} MiB, node ${process.version}`,
 );
-console.log('attack     | before | peak | after | alive | healthy after | attack s | verdict');
+console.log(
+  'attack     | started as                      | before | peak | after | alive | healthy after | attack s | verdict',
+);
 for (const r of results) {
   console.log(
-    `${r.id.padEnd(10)} | ${mib(r.rssMiB.before).padStart(6)} | ${mib(r.rssMiB.peak).padStart(4)} | ${mib(r.rssMiB.after).padStart(5)} | ${String(r.alive).padEnd(5)} | ${(r.healthy ? `${r.healthyAfterS} s` : 'no').padEnd(13)} | ${String(r.seconds).padEnd(8)} | ${r.pass ? 'pass' : 'FAIL'}`,
+    `${r.id.padEnd(10)} | ${r.launch.padEnd(31)} | ${mib(r.rssMiB.before).padStart(6)} | ${mib(r.rssMiB.peak).padStart(4)} | ${mib(r.rssMiB.after).padStart(5)} | ${String(r.alive).padEnd(5)} | ${(r.healthy ? `${r.healthyAfterS} s` : 'no').padEnd(13)} | ${String(r.seconds).padEnd(8)} | ${r.pass ? 'pass' : 'FAIL'}`,
   );
 }
 console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -1,7 +1,7 @@
 /** Server processes: spawned pinned to the server core, tracked, and always killed at the end. */
 import { spawn, spawnSync } from 'node:child_process';
 import console from 'node:console';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,11 +22,16 @@ const STOP_GRACE_MS = 3000;
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const live = new Set();
 
-/** The environment without the mock's own variables, so only the flags given here count. */
+/**
+ * The environment without the mock's own variables and NODE_OPTIONS, so that only the flags given
+ * here count (and the bin applies its own V8 flags, as when users start it).
+ */
 function cleanEnv() {
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (name.startsWith('MOCK_') || name === 'PORT' || name === 'HOST') env[name] = undefined;
+    if (name.startsWith('MOCK_') || ['PORT', 'HOST', 'NODE_OPTIONS'].includes(name)) {
+      env[name] = undefined;
+    }
   }
   return env;
 }
@@ -126,10 +131,49 @@ function procStatusField(pid, field) {
   }
 }
 
-/** Resident set size of a process in MiB, from /proc (null where /proc is not available). */
+/** The fields of /proc/<pid>/stat after the command name (state first); null when unreadable. */
+function statFields(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A process and its descendants, from /proc: a server's whole tree (on Node 20 the bin runs the
+ * mock as a supervised child; taskset and unshare exec or fork theirs).
+ */
+function processTree(pid) {
+  const childrenOf = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = Number(statFields(entry)?.[1]);
+    if (!childrenOf.has(parent)) childrenOf.set(parent, []);
+    childrenOf.get(parent).push(Number(entry));
+  }
+  const tree = [];
+  for (let queue = [pid]; queue.length > 0;) {
+    const next = queue.shift();
+    tree.push(next);
+    queue.push(...(childrenOf.get(next) ?? []));
+  }
+  return tree;
+}
+
+/**
+ * Resident set size of a process and its descendants in MiB, from /proc (null where /proc is not
+ * available or the process is gone).
+ */
 export function rssMiB(pid) {
-  const match = /^(\d+)\s+kB$/.exec(procStatusField(pid, 'VmRSS') ?? '');
-  return match ? Number(match[1]) / 1024 : null;
+  let kib = null;
+  for (const member of processTree(pid)) {
+    const match = /^(\d+)\s+kB$/.exec(procStatusField(member, 'VmRSS') ?? '');
+    if (match) kib = (kib ?? 0) + Number(match[1]);
+  }
+  return kib === null ? null : kib / 1024;
 }
 
 /** Clock ticks per second, the unit of /proc/<pid>/stat's CPU times (getconf; 100 on Linux). */
@@ -139,19 +183,17 @@ const CLOCK_TICKS = (() => {
 })();
 
 /**
- * CPU time a process has used so far (user + system) in ms, from /proc/<pid>/stat, to the clock
- * tick (10 ms); null where /proc is not available. Unlike wall time, it barely depends on what
- * else the machine is doing.
+ * CPU time a process and its descendants have used so far (user + system) in ms, from
+ * /proc/<pid>/stat, to the clock tick (10 ms); null where /proc is not available. Unlike wall
+ * time, it barely depends on what else the machine is doing.
  */
 export function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: state is the
-    // 3rd field of the line, utime the 14th, stime the 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : null;
-  } catch {
-    return null;
+  let ticks = null;
+  for (const member of processTree(pid)) {
+    // State is the 3rd field of the line, utime the 14th, stime the 15th.
+    const fields = statFields(member);
+    const used = fields === null ? NaN : Number(fields[11]) + Number(fields[12]);
+    if (Number.isFinite(used)) ticks = (ticks ?? 0) + used;
   }
+  return ticks === null ? null : (ticks * 1000) / CLOCK_TICKS;
 }

@@ -17,10 +17,7 @@ export interface Measurement {
 export interface BenchResults {
   measurements: Record<string, Record<string, Measurement | undefined> | undefined>;
   startup: Record<string, { medianMs: number; cpuMedianMs?: number | null } | undefined>;
-  rss: Record<
-    string,
-    { idleMiB?: number; rightAfterLoadMiB?: number; afterLoadMiB?: number } | undefined
-  >;
+  rss: Record<string, { idleMiB?: number; rightAfterLoadMiB?: number } | undefined>;
 }
 
 export interface JudgedTarget {
@@ -53,7 +50,6 @@ export interface BenchRun extends BenchResults {
     warmupSeconds: number;
     rounds?: number;
     startupRuns: number;
-    afterLoadSettleSeconds: number;
   };
   systems: Record<string, SystemEntry>;
   workloads: { id: string; label: string; connections: number }[];

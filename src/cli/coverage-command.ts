@@ -1,4 +1,4 @@
-import { parseArgs } from '../util/builtins.js';
+import { parseArgs } from 'node:util';
 import {
   COVERAGE_FORMATS,
   formatCoverage,

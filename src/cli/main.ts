@@ -1,34 +1,18 @@
-#!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import * as nodeModule from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { ConfigError, loadConfig } from '../config/load-config.js';
-import { FileError } from '../util/located-file.js';
 import { helpText } from '../config/help.js';
-import { releaseLogFields, releaseMemoryWhenIdle } from './idle-memory.js';
+import { FileError } from '../util/located-file.js';
 import { errorMessage } from '../util/error-message.js';
 import { packageRoot } from '../util/paths.js';
-import { capYoungGeneration, holdYoungGeneration } from './young-generation.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
   return typeof manifest === 'object' && manifest !== null && 'version' in manifest
     ? String(manifest.version)
     : 'unknown';
-}
-
-function isCallable(value: unknown): value is () => unknown {
-  return typeof value === 'function';
-}
-
-/**
- * Keeps the code Node compiles for the modules below (Express, the validator...) in a cache on
- * disk, so that later starts skip most of that work. Node 22.1+; a no-op on Node 20.
- */
-function enableCompileCache(): void {
-  const enable: unknown = Reflect.get(nodeModule, 'enableCompileCache');
-  if (isCallable(enable)) enable();
 }
 
 /** Runs the command line; resolves with the exit code unless the mock is left serving (-1). */
@@ -53,31 +37,26 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 0;
   }
   const { config } = command;
-  enableCompileCache();
-  holdYoungGeneration();
   // Loaded only to run: --help, --version and a bad flag answer without pino, yaml, Ajv...
   const [{ createLogger }, { startServer }] = await Promise.all([
     import('../util/logger.js'),
     import('../server/start-server.js'),
   ]);
   const logger = createLogger(config.logLevel, process.stdout.isTTY);
+  // What V8 runs with: the bin's launch flags (src/cli/launch-flags.ts), or the user's own.
+  logger.debug(
+    {
+      nodeFlags: process.execArgv,
+      heapLimitMiB: Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024)),
+    },
+    'node flags',
+  );
   const server = await startServer(config, logger);
-  capYoungGeneration();
-  const stopReleasing = releaseMemoryWhenIdle({
-    requestsReceived: server.requestsReceived,
-    onRelease: (release) => {
-      logger.debug(releaseLogFields(release), 'gave memory back to the system while idle');
-    },
-    onError: (error) => {
-      logger.warn({ err: error }, 'cannot give memory back to the system while idle');
-    },
-  });
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT'): void => {
     // A second signal: leave at once, with the code of a process killed by that signal (128 + n).
     if (stopping) process.exit(128 + constants.signals[signal]);
     stopping = true;
-    stopReleasing();
     logger.info({ signal }, 'stopping');
     server.close().then(
       () => process.exit(0),
@@ -101,18 +80,19 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   return -1;
 }
 
-main(process.argv.slice(2), process.env).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    // Expected failures (bad flag, busy port, bad fixture) are one line; anything else too.
-    const prefix =
-      error instanceof ConfigError || error instanceof FileError
-        ? 'petstore-mock: '
-        : 'petstore-mock: cannot start: ';
-    console.error(`${prefix}${errorMessage(error).split('\n')[0] ?? ''}`);
-    // A bad setting or a file it cannot use: 2, as a usage error; anything else 1.
-    process.exitCode = error instanceof ConfigError || error instanceof FileError ? 2 : 1;
-  },
-);
+/** Runs the command line; sets the exit code when it ends, unless the mock is left serving. */
+export function runCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+  main(argv, env).then(
+    (code) => {
+      if (code >= 0) process.exitCode = code;
+    },
+    (error: unknown) => {
+      // A bad setting or a file it cannot use is one line and exits 2, as a usage error; anything
+      // else (busy port...) is one line too, and exits 1.
+      const usage = error instanceof ConfigError || error instanceof FileError;
+      const prefix = usage ? 'petstore-mock: ' : 'petstore-mock: cannot start: ';
+      console.error(`${prefix}${errorMessage(error).split('\n')[0] ?? ''}`);
+      process.exitCode = usage ? 2 : 1;
+    },
+  );
+}

@@ -1,4 +1,4 @@
-import { parseArgs } from '../util/builtins.js';
+import { parseArgs } from 'node:util';
 import { errorMessage } from '../util/error-message.js';
 import { ConfigError } from './config-error.js';
 import {

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from '../util/builtins.js';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { HttpError } from './http-error.js';
 

@@ -49,17 +49,9 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/**
- * Where a request's call is kept: on the request, under a key of this module's own, so it goes
- * with the request (a WeakMap's entries outlive the young generation under load).
- */
-const CALL = Symbol('petstore-mock pet call');
-
-/** A request that may carry its call. */
-type CallCarrier = Request & { [CALL]?: PetCall };
-
-/** The calls of an app's pet API, begun from their requests. */
+/** The calls of an app's pet API, begun from their requests and kept beside them. */
 export class PetCalls {
+  readonly #calls = new WeakMap<Request, PetCall>();
   readonly #operations: OperationIndex;
 
   constructor(operations: OperationIndex) {
@@ -67,8 +59,8 @@ export class PetCalls {
   }
 
   /** The call of a pet API request, begun on first use from its method and path. */
-  of(req: CallCarrier): PetCall {
-    let call = req[CALL];
+  of(req: Request): PetCall {
+    let call = this.#calls.get(req);
     if (!call) {
       const { path, search } = splitTarget(req.originalUrl);
       call = {
@@ -79,13 +71,13 @@ export class PetCalls {
         // The router's own path (`/pets/1` under `/v1`), wherever the app is mounted.
         match: this.#operations.match(req.method, req.path),
       };
-      req[CALL] = call;
+      this.#calls.set(req, call);
     }
     return call;
   }
 
   /** The call of a request if it reached the pet API. */
-  find(req: CallCarrier): PetCall | undefined {
-    return req[CALL];
+  find(req: Request): PetCall | undefined {
+    return this.#calls.get(req);
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from '../util/builtins.js';
+import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 

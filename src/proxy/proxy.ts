@@ -55,7 +55,7 @@ export async function createProxy(settings: ProxySettings, needs: ProxyNeeds): P
     settings.record === undefined
       ? undefined
       : await openRecorder(settings.record, needs.checkPet, needs.logger);
-  const client = createUpstreamClient({
+  const client = await createUpstreamClient({
     target: settings.proxyTarget,
     timeoutMs: settings.proxyTimeout,
     insecure: settings.proxyInsecure,

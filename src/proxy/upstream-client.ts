@@ -1,5 +1,9 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { HttpAgent, request as httpRequest, loadHttps } from '../util/builtins.js';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import { isRecord } from '../util/is-record.js';
 
 /** A request for the real service, below its base address. */
@@ -70,12 +74,12 @@ function reasonOf(error: unknown): string {
   return code === undefined ? message : `${message} (${code})`;
 }
 
-/** Creates the client of one real service. */
-export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
+/** Creates the client of one real service; node:https (and node:tls) load only for an https one. */
+export async function createUpstreamClient(options: UpstreamOptions): Promise<UpstreamClient> {
   const base = new URL(options.target);
   const secure = base.protocol === 'https:';
   const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS };
-  const https = secure ? loadHttps() : undefined;
+  const https = secure ? await import('node:https') : undefined;
   const agent = https
     ? new https.Agent({ ...agentOptions, rejectUnauthorized: !options.insecure })
     : new HttpAgent(agentOptions);

@@ -1,5 +1,5 @@
 import type { RequestListener, Server } from 'node:http';
-import { createServer } from '../util/builtins.js';
+import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { MAX_HEADER_BYTES } from '../http/limits.js';

@@ -7,7 +7,7 @@ import { loadScenarios } from '../contract/load-scenarios.js';
 import type { Scenario } from '../contract/scenario.js';
 import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
 import type { StoreData } from '../state/store-data.js';
-import { createHash } from '../util/builtins.js';
+import { createHash } from 'node:crypto';
 import { FileError } from '../util/located-file.js';
 import { defaultContractPath } from '../util/paths.js';
 

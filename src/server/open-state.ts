@@ -8,7 +8,7 @@ import { openPetStore } from '../state/open-store.js';
 import { PrefixTakenError, RedisState } from '../state/redis-state.js';
 import { StoreBudget } from '../state/store-budget.js';
 import type { StoreData } from '../state/store-data.js';
-import { createHash } from '../util/builtins.js';
+import { createHash } from 'node:crypto';
 import { stringifyJson } from '../util/json-codec.js';
 
 /** What the state starts from, and what to tell apart on a shared prefix. */

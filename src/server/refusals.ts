@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import { STATUS_CODES } from '../util/builtins.js';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpError } from '../http/http-error.js';
 import { MAX_HEADER_BYTES } from '../http/limits.js';

@@ -36,7 +36,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What the CLI needs besides: how many requests came in (to tell when the mock stands idle). */
+/** A mock started here, and how many requests it has received, answered or not (to wait on one). */
 export interface StartedServer extends RunningServer {
   readonly requestsReceived: () => number;
 }

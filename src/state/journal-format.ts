@@ -1,4 +1,4 @@
-import { createHash } from '../util/builtins.js';
+import { createHash } from 'node:crypto';
 import { hiddenSiblingOf } from '../util/sibling-path.js';
 import { isRecord } from '../util/is-record.js';
 import { errorMessage } from '../util/error-message.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { createHash } from '../util/builtins.js';
+import { createHash } from 'node:crypto';
 import { errorMessage } from '../util/error-message.js';
 import { isInt64, type Int64 } from '../util/int64.js';
 import { parseJson, stringifyJson } from '../util/json-codec.js';

@@ -107,101 +107,10 @@ export function listedEntry(record: JournalRecord): JournalEntry {
   };
 }
 
-/**
- * The kept entries, a column per field rather than an object per entry. Under load the journal
- * holds its entries longer than V8's young generation keeps an object, so whatever an entry is
- * made of gets promoted to the old generation, whose full collections pause every request in
- * flight; as a row of columns an entry promotes only its strings. Rows are appended at the end and
- * dropped from the front; the dropped slots are cut off once they are half of the arrays.
- */
-class Columns {
-  #first = 0;
-  readonly #times: number[] = [];
-  readonly #requestIds: string[] = [];
-  readonly #methods: string[] = [];
-  readonly #paths: string[] = [];
-  readonly #queries: string[] = [];
-  readonly #operationIds: (string | null)[] = [];
-  readonly #statuses: (number | null)[] = [];
-  readonly #scenarios: (string | null)[] = [];
-  readonly #errors: (readonly string[])[] = [];
-  readonly #costs: number[] = [];
-  /** The sum of the kept rows' costs. */
-  #bytes = 0;
-
-  get length(): number {
-    return this.#costs.length - this.#first;
-  }
-
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  append(record: JournalRecord, cost: number): void {
-    this.#times.push(record.time);
-    this.#requestIds.push(record.requestId);
-    this.#methods.push(record.method);
-    this.#paths.push(record.path);
-    this.#queries.push(record.query);
-    this.#operationIds.push(record.operationId);
-    this.#statuses.push(record.status);
-    this.#scenarios.push(record.scenario);
-    this.#errors.push(record.validationErrors);
-    this.#costs.push(cost);
-    this.#bytes += cost;
-  }
-
-  /** Drops the oldest row. */
-  dropFirst(): void {
-    const row = this.#first;
-    this.#bytes -= this.#costs[row] ?? 0;
-    // The row's own strings go now, not when the slots are cut off.
-    this.#requestIds[row] = '';
-    this.#paths[row] = '';
-    this.#queries[row] = '';
-    this.#scenarios[row] = null;
-    this.#errors[row] = NO_ERRORS;
-    this.#first += 1;
-    if (this.#first * 2 >= this.#costs.length) this.#cutDropped();
-  }
-
-  /** The entry in row `row` (counted from the oldest kept), as listed: a copy of its errors. */
-  entry(row: number): JournalEntry {
-    const at = this.#first + row;
-    // The fallbacks only satisfy noUncheckedIndexedAccess: the journal asks for kept rows alone.
-    return {
-      time: new Date(this.#times[at] ?? 0).toISOString(),
-      requestId: this.#requestIds[at] ?? '',
-      method: this.#methods[at] ?? '',
-      path: this.#paths[at] ?? '',
-      query: this.#queries[at] ?? '',
-      operationId: this.#operationIds[at] ?? null,
-      status: this.#statuses[at] ?? null,
-      scenario: this.#scenarios[at] ?? null,
-      validationErrors: [...(this.#errors[at] ?? NO_ERRORS)],
-    };
-  }
-
-  /** Moves the kept rows to the front of each array, in place (splice would copy the dropped). */
-  #cutDropped(): void {
-    const dropped = this.#first;
-    for (const column of [
-      this.#times,
-      this.#requestIds,
-      this.#methods,
-      this.#paths,
-      this.#queries,
-      this.#operationIds,
-      this.#statuses,
-      this.#scenarios,
-      this.#errors,
-      this.#costs,
-    ]) {
-      column.copyWithin(0, dropped);
-      column.length -= dropped;
-    }
-    this.#first = 0;
-  }
+/** A kept entry and what it is charged. */
+interface Row {
+  readonly record: JournalRecord;
+  readonly cost: number;
 }
 
 /**
@@ -212,7 +121,10 @@ class Columns {
 export class Journal {
   readonly #capacity: number;
   readonly #maxBytes: number;
-  #rows = new Columns();
+  /** Oldest first. A queue: slots before #first are dropped ones, cut off once they are half. */
+  #rows: (Row | undefined)[] = [];
+  #first = 0;
+  #bytes = 0;
 
   constructor(capacity: number, maxBytes = Number.POSITIVE_INFINITY) {
     this.#capacity = capacity;
@@ -221,32 +133,48 @@ export class Journal {
 
   /** Bytes the kept entries are charged. */
   get bytes(): number {
-    return this.#rows.bytes;
+    return this.#bytes;
+  }
+
+  get #length(): number {
+    return this.#rows.length - this.#first;
+  }
+
+  #dropFirst(): void {
+    this.#bytes -= this.#rows[this.#first]?.cost ?? 0;
+    this.#rows[this.#first] = undefined;
+    this.#first += 1;
+    if (this.#first * 2 >= this.#rows.length) {
+      this.#rows.copyWithin(0, this.#first);
+      this.#rows.length -= this.#first;
+      this.#first = 0;
+    }
   }
 
   record(record: JournalRecord): void {
     if (this.#capacity === 0) return;
-    const entry = journalEntryOf(record, this.#maxBytes);
-    if (!entry) return;
-    this.#rows.append(entry.record, entry.cost);
-    while (
-      this.#rows.length > 0 &&
-      (this.#rows.length > this.#capacity || this.#rows.bytes > this.#maxBytes)
-    ) {
-      this.#rows.dropFirst();
+    const row = journalEntryOf(record, this.#maxBytes);
+    if (!row) return;
+    this.#rows.push(row);
+    this.#bytes += row.cost;
+    while (this.#length > 0 && (this.#length > this.#capacity || this.#bytes > this.#maxBytes)) {
+      this.#dropFirst();
     }
   }
 
   /** Newest first, at most `limit`. */
   list(limit: number): JournalEntry[] {
     const newest: JournalEntry[] = [];
-    for (let row = this.#rows.length - 1; row >= 0 && newest.length < limit; row -= 1) {
-      newest.push(this.#rows.entry(row));
+    for (let at = this.#rows.length - 1; at >= this.#first && newest.length < limit; at -= 1) {
+      const row = this.#rows[at];
+      if (row) newest.push(listedEntry(row.record));
     }
     return newest;
   }
 
   clear(): void {
-    this.#rows = new Columns();
+    this.#rows = [];
+    this.#first = 0;
+    this.#bytes = 0;
   }
 }

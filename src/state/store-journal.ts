@@ -1,5 +1,5 @@
 import { close, constants, ftruncate, open, rename, unlink, write } from 'node:fs';
-import { promisify } from '../util/builtins.js';
+import { promisify } from 'node:util';
 import { journalHeader } from './journal-format.js';
 import { tempPathOf } from '../util/write-file-atomically.js';
 import { isMissingFile } from '../util/is-missing-file.js';

@@ -1,4 +1,4 @@
-import { randomUUID } from '../util/builtins.js';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
@@ -73,10 +73,24 @@ function ownerOf(text: string): LockOwner | undefined {
 function isLive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but is another user's.
     return isRecord(error) && error.code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether a process has ended and only waits for its exit status to be read (Linux): it holds
+ * nothing. An orphan stays so until the machine's init reaps it, which may take seconds.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // The state follows the command name, which is in parentheses and may hold spaces.
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch {
+    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from './builtins.js';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ function isYamlModule(value: unknown): value is typeof Yaml {
 
 let yaml: typeof Yaml | undefined;
 
-/** The yaml package, loaded on the first text without a snapshot (~45 ms). */
+/** The yaml package, loaded on the first text without a snapshot. */
 function yamlModule(): typeof Yaml {
   if (!yaml) {
     const loaded: unknown = createRequire(import.meta.url)('yaml');

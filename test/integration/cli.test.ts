@@ -19,10 +19,6 @@ import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 // Processes start slowly on a loaded machine: generous limits, and no assertion on time.
 const SLOW = 30_000;
 
-/** Prints the internal modules the process loaded when it exits (node --import). */
-const REPORT_MODULES =
-  "process.on('exit', () => process.stderr.write(`MODULES ${JSON.stringify(process.moduleLoadList)}\\n`));";
-
 const AUTH = { Authorization: 'Bearer x' };
 
 /** Lines of a stream, without the empty ones. */
@@ -151,26 +147,6 @@ describe('the petstore-mock command line', () => {
       await killAllClis();
       removeTmpDir(dir);
     }, SLOW);
-
-    // src/util/builtins.ts: an ES import of node:http (or crypto, util) would load these on Node 24.
-    it(
-      'loads neither undici (fetch, WebSocket) nor webcrypto to start and answer',
-      async () => {
-        const preload = writeTmpFile(dir, 'report-modules.mjs', REPORT_MODULES);
-        const cli = await startCli(['--port', '0', '--log-level', 'info'], {
-          NODE_OPTIONS: `--import=${preload}`,
-        });
-        const answer = await fetch(`${cli.url}/pets`, { headers: { Authorization: 'Bearer t' } });
-        expect(answer.status).toBe(200);
-        const { stderr } = await stopCli(cli);
-        const line = stderr.split('\n').find((text) => text.startsWith('MODULES '));
-        const modules: unknown = JSON.parse(line?.slice('MODULES '.length) ?? 'null');
-        expect(Array.isArray(modules) && modules.length > 0).toBe(true);
-        const loaded = Array.isArray(modules) ? modules.map(String) : [];
-        expect(loaded.filter((name) => /undici|webcrypto/.test(name))).toEqual([]);
-      },
-      SLOW,
-    );
 
     it(
       'refuses a bad --fixtures file with one line naming the file and the entry',

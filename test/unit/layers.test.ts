@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 // The folders of src/ are its layers, lowest first: a module may import its own folder and the
 // folders below it, never one above (STYLE.md: layers that only call downwards). The package's
-// entry points (index, workers, playwright) sit at the top of src/, above every folder.
+// entry points (index, workers, playwright, the cli bin and the image's healthcheck) sit at the top
+// of src/, above every folder.
 const LAYERS: readonly string[] = [
   'util',
   'contract',

@@ -1,6 +1,7 @@
 // The --db lock (issue 11): owners told apart by instance and host, not by a bare pid (two
 // containers sharing a volume are both PID 1); liveness by a heartbeat; fencing after a takeover.
 import {
+  existsSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -11,7 +12,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   LOCK_TIMING,
@@ -214,6 +215,25 @@ describe('lockStoreFile', () => {
     };
     writeFileSync(lockPathOf(file), JSON.stringify(owner));
     await expect(lockStoreFile(file, FAST)).rejects.toThrow('instance in-a-container');
+  });
+
+  it('takes over the lock of a process of this host that ended but is not reaped yet', async () => {
+    // `sleep 1` ends once its parent has become `sleep 10`, which never reads its exit status.
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 10'], { stdio: 'pipe' });
+    try {
+      const pid = await new Promise<number>((resolve) => {
+        parent.stdout.once('data', (chunk: Buffer) => {
+          resolve(Number(String(chunk).trim()));
+        });
+      });
+      const stat = `/proc/${String(pid)}/stat`;
+      await eventually(() => existsSync(stat) && readFileSync(stat, 'utf8').includes(') Z '));
+      writeFileSync(lockPathOf(file), String(pid));
+      const lock = await lockStoreFile(file, FAST);
+      await lock.release();
+    } finally {
+      parent.kill();
+    }
   });
 
   it("keeps an older version's bare-pid lock while its process lives, however old", async () => {

@@ -1,5 +1,5 @@
 /** Container health probe: exit 0 if GET /__admin/health on 127.0.0.1:$PORT is 200 within 2 s. */
-import { request } from '../util/builtins.js';
+import { request } from 'node:http';
 
 const TIMEOUT_MS = 2000;
 // As in the CLI, an empty variable counts as unset.
