@@ -5,7 +5,6 @@ import type { Contract } from '../contract/load-contract.js';
 import { LocalState } from '../state/local-state.js';
 import type { MockState } from '../state/mock-state.js';
 import { openPetStore } from '../state/open-store.js';
-import { PrefixTakenError, RedisState } from '../state/redis-state.js';
 import { StoreBudget } from '../state/store-budget.js';
 import type { StoreData } from '../state/store-data.js';
 import { createHash } from 'node:crypto';
@@ -49,6 +48,8 @@ export async function openState(
   // Each session's share of the journals, the default session's included, so all of them fit.
   const journalBytes = Math.floor(config.journalBytes / (config.maxSessions + 1));
   if (config.stateUrl !== undefined) {
+    // Loaded only for Redis: ioredis costs a mock in memory start time and RSS for nothing.
+    const { PrefixTakenError, RedisState } = await import('../state/redis-state.js');
     try {
       return await RedisState.connect({
         url: config.stateUrl,
