@@ -139,8 +139,10 @@ async function usageNow(running, admin) {
 function usageBetween(start, end, requests, calls) {
   const wallMs = end.wall - start.wall;
   const runner = process.cpuUsage(start.runner);
+  const serverMs = end.server - start.server;
   const usage = {
-    serverCore: (end.server - start.server) / wallMs,
+    serverCore: serverMs / wallMs,
+    serverCpuUsPerRequest: (serverMs * 1000) / requests,
     runner: (runner.user + runner.system) / 1000 / wallMs,
   };
   if (end.redis === null || start.redis === null) return usage;

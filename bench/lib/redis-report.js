@@ -34,10 +34,11 @@ function usageTable(results) {
   const rows = results.workloads.map(({ id, label }) => {
     const usage = results.usage[id] ?? {};
     const { memory, redis } = usage;
-    if (memory === undefined || redis === undefined) return [label, '', '', '', '', '', ''];
+    if (memory === undefined || redis === undefined) return [label, '', '', '', '', '', '', ''];
     return [
       label,
       `${percent(memory.serverCore)} / ${percent(redis.serverCore)}`,
+      `${whole(memory.serverCpuUsPerRequest)} / ${whole(redis.serverCpuUsPerRequest)}`,
       `${percent(redis.runner)} + ${percent(redis.redis)}`,
       fixed(redis.redisCpuMsPer1000, 1),
       fixed(redis.scripts),
@@ -48,6 +49,7 @@ function usageTable(results) {
     [
       'workload',
       'server core busy: in memory / on Redis',
+      'server CPU µs per request: in memory / on Redis',
       'core 1 in the Redis run: runner + Redis',
       'Redis CPU ms per 1,000 requests',
       'scripts per request',
@@ -184,11 +186,11 @@ export function renderRedisMarkdown(results) {
     '',
     usageTable(results),
     '',
-    "Busy: CPU time over wall time. The server's from /proc; the runner's from process.cpuUsage(); " +
-      "Redis's from INFO cpu (used_cpu_user + used_cpu_sys) read before and after the measured " +
-      'run; scripts (EVALSHA and EVAL) and all commands (those the scripts run too, as Redis counts ' +
-      'them) from INFO commandstats, reset after the warm-up. Core 1 near 100% would mean the ' +
-      'runner and Redis held each other back.',
+    "Busy: CPU time over wall time. The server's CPU from /proc (in 10 ms ticks), the runner's " +
+      "from process.cpuUsage(), Redis's from INFO cpu (used_cpu_user + used_cpu_sys), each read " +
+      'before and after the measured run; scripts (EVALSHA and EVAL) and all commands (those the ' +
+      'scripts run too, as Redis counts them) from INFO commandstats, reset after the warm-up. ' +
+      'Core 1 near 100% would mean the runner and Redis held each other back.',
     '',
     '## Redis calls per pet request',
     '',
