@@ -1,30 +1,21 @@
 /**
- * npm run bench: the benchmark suite of issue 10. Starts each system as its own server process on
- * Node 24 (pinned to core 0; c and e also on Node 20), loads it with autocannon from this process
- * (pinned to core 1, also on Node 24), and writes bench/results/latest.{md,json}.
+ * npm run bench, first (then bench/redis.js: see all.js): the benchmark suite of issue 10. Starts
+ * each system as its own server process on Node 24 (pinned to core 0; c and e also on Node 20),
+ * loads it with autocannon from this process (pinned to core 1, also on Node 24), and writes
+ * bench/results/latest.{md,json}.
  * Each throughput measurement is taken in rounds (3; 1 with --quick), the systems interleaved
  * within each round, and reported as the median round; each system is started 5 times (3) for
  * its startup time, CPU time and idle RSS, reported as medians.
  * Usage: node bench/run.js [--quick] [--no-prism]
  */
-import { spawn, spawnSync } from 'node:child_process';
 import console from 'node:console';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import {
-  RUNNER_CORE,
   coresOf,
   killChildrenOnExit,
   pinning,
@@ -32,17 +23,15 @@ import {
   stopAll,
   stopServer,
 } from './lib/children.js';
-import { statusOf } from './lib/http-probe.js';
 import { REQUESTS, measure } from './lib/load.js';
-import { projectRoot, resultsDir } from './lib/paths.js';
+import { resultsDir } from './lib/paths.js';
 import { preparePrism } from './lib/prism.js';
 import { evaluateTargets, renderMarkdown } from './lib/report.js';
+import { RUNTIMES_VARIABLE, ensureBuilt, rerunOnNode24 } from './lib/runner.js';
 import { resolveNode20, resolveNode24 } from './lib/runtimes.js';
 import { combineRounds, median } from './lib/rounds.js';
-import { defineSystems, startSystem } from './lib/systems.js';
+import { defineSystems, resetStore, startSystem } from './lib/systems.js';
 
-/** Set in the runner's own process: the Node binaries as JSON (see rerunOnNode24). */
-const RUNTIMES_VARIABLE = 'BENCH_RUNNER_RUNTIMES';
 /** Let a freshly started server settle (JIT, lazy loading, first GC) before reading its RSS. */
 const IDLE_SETTLE_MS = 1000;
 
@@ -113,60 +102,6 @@ function parseOptions(argv) {
   };
 }
 
-/**
- * Runs this script again on Node 24, under `taskset -c 1` when pinning, so that the load generator
- * runs on the servers' runtime and never shares their core. The runtimes found here are handed
- * down; signals are passed on; the pinned run stops its servers itself.
- */
-function rerunOnNode24(runtimes) {
-  const script = fileURLToPath(import.meta.url);
-  const node = runtimes.node24.path;
-  const [command, ...args] = pinning
-    ? ['taskset', '-c', String(RUNNER_CORE), node, script, ...process.argv.slice(2)]
-    : [node, script, ...process.argv.slice(2)];
-  const child = spawn(command, args, {
-    stdio: 'inherit',
-    env: { ...process.env, [RUNTIMES_VARIABLE]: JSON.stringify(runtimes) },
-  });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => {
-    process.exit(code ?? (signal ? 130 : 1));
-  });
-}
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile())
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** What dist/ is built from: the code, and the YAML whose snapshots start-up reads. */
-const BUILD_INPUTS = ['src', 'scenarios', 'openapi.yaml', 'admin-openapi.yaml'];
-
-function newestInput() {
-  return Math.max(
-    ...BUILD_INPUTS.map((input) => {
-      const path = join(projectRoot, input);
-      return statSync(path).isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-    }),
-  );
-}
-
-/**
- * Builds dist/ when it is missing or older than its inputs, so the numbers are those of the code
- * (a stale YAML snapshot would not fail, it would only slow start-up down).
- */
-function ensureBuilt() {
-  const cli = join(projectRoot, 'dist', 'cli.js');
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestInput()) return;
-  console.log('bench: dist/ is missing or older than src/ or the YAML: npm run build');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('npm run build failed');
-}
-
 function markUnavailable(results, key, error) {
   const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
   results.systems[key] = { ...results.systems[key], available: false, reason };
@@ -228,12 +163,6 @@ function logMeasurement(label, key, m) {
   console.log(
     `${label.padEnd(34)} ${key.padEnd(3)}: ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms${failed}`,
   );
-}
-
-/** Puts a mock's store back to its start (its seed or fixtures), through its admin API. */
-async function resetStore(running) {
-  const status = await statusOf(running.resetUrl, {}, 'POST');
-  if (status !== 204) throw new Error(`reset of ${running.system.key}: ${status}`);
 }
 
 /**
@@ -400,7 +329,7 @@ function prepare() {
         ? `c and e also on Node ${node20.version}`
         : `Node 20: ${node20.unavailable}`),
   );
-  rerunOnNode24({ node24, node20 });
+  rerunOnNode24(fileURLToPath(import.meta.url), { node24, node20 });
 }
 
 const fail = (error) => {

@@ -50,11 +50,15 @@ function fileTail(path) {
  * execs node, so the pid is node's own (its /proc files are the server's). The output's tail is
  * kept for error messages. With `logFile`, stdout and stderr go to that file instead of a pipe:
  * a server that logs every request then never waits on the runner, busy with autocannon, to drain
- * a pipe; `output` reads the file's tail. `pin: false` lets it run on any core (no timing taken).
+ * a pipe; `output` reads the file's tail. `pin: false` lets it run on any core (no timing taken);
+ * `core` pins it to another (a helper that must not take the server's core, as redis-server).
  */
-export function spawnNodeServer(args, { node = process.execPath, logFile, pin = pinning } = {}) {
+export function spawnNodeServer(
+  args,
+  { node = process.execPath, logFile, pin = pinning, core = SERVER_CORE } = {},
+) {
   const command = pin ? 'taskset' : node;
-  const argv = pin ? ['-c', String(SERVER_CORE), node, ...args] : args;
+  const argv = pin ? ['-c', String(core), node, ...args] : args;
   const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
   const child = spawn(command, argv, {
     cwd: projectRoot,

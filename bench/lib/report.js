@@ -208,7 +208,8 @@ function ratioCell(top, bottom) {
   return outcome.value === undefined ? '' : times(outcome.value);
 }
 
-function table(header, rows) {
+/** A Markdown table, its columns padded to their widest cell. */
+export function table(header, rows) {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
   const line = (row) => `| ${row.map((text, i) => text.padEnd(widths[i])).join(' | ')} |`;
   const rule = `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`;
@@ -325,7 +326,7 @@ function systemLines(results) {
 }
 
 /** Other work on the machine skews every figure; say so when the load was already high. */
-function busyWarning(results) {
+export function busyWarning(results) {
   const [load] = results.loadAverageAtStart;
   if (load === undefined || load <= BUSY_LOAD) return [];
   return [

@@ -1,7 +1,7 @@
 /** The systems under test, each a separate server process, and how to start one. */
 import { performance } from 'node:perf_hooks';
 import { cpuMs, spawnNodeServer } from './children.js';
-import { freePort, printedPort, waitFor200 } from './http-probe.js';
+import { freePort, printedPort, statusOf, waitFor200 } from './http-probe.js';
 
 export const AUTH = { Authorization: 'Bearer bench' };
 
@@ -143,4 +143,10 @@ export async function startSystem(system, dataFlags = []) {
     server.child.kill('SIGKILL');
     throw error;
   }
+}
+
+/** Puts a mock's store back to its start (its seed or fixtures), through its admin API. */
+export async function resetStore(running) {
+  const status = await statusOf(running.resetUrl, {}, 'POST');
+  if (status !== 204) throw new Error(`reset of ${running.system.key}: ${status}`);
 }
