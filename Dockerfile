@@ -51,7 +51,8 @@ EXPOSE 4010
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
     CMD ["node", "dist/healthcheck.js"]
 # PID 1 is node itself, no tini/--init: the CLI handles SIGTERM and SIGINT (src/cli/main.ts), which is
-# all that PID 1 must do here, since the server starts no child processes (no zombies to reap).
+# all that PID 1 must do here, since the server starts no child processes (no zombies to reap). That
+# needs Node 22.15+ in the base image: older ones relaunch the bin as a supervised child.
 # `docker stop` therefore ends it at once with exit code 0 instead of waiting for SIGKILL.
 STOPSIGNAL SIGTERM
 # Arguments after the image name are the CLI's options: `docker run petstore-mock --seed 42`.

@@ -1,5 +1,5 @@
 /**
- * npm run bench: the suite of issue 10 (run.js), then one replica on Redis against in memory
+ * npm run bench: the suite (run.js), then one replica on Redis against in memory
  * (redis.js), one after the other so that they never load the machine together. --quick goes to
  * both; --no-prism to run.js, the only one with Prism. Stops at the first that fails.
  * Usage: node bench/all.js [--quick] [--no-prism]

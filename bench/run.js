@@ -1,5 +1,5 @@
 /**
- * npm run bench, first (then bench/redis.js: see all.js): the benchmark suite of issue 10. Starts
+ * npm run bench, first (then bench/redis.js: see all.js): the benchmark suite (issue 10; judged by issue 22's floors). Starts
  * each system as its own server process on Node 24 (pinned to core 0; c and e also on Node 20),
  * loads it with autocannon from this process (pinned to core 1, also on Node 24), and writes
  * bench/results/latest.{md,json}.

@@ -3,8 +3,16 @@
 // itself (src/cli/main.ts), loaded only once the process runs with them.
 import { enableCompileCache } from './cli/compile-cache.js';
 import { relaunchWithLaunchFlags } from './cli/launch-flags.js';
+import { errorMessage } from './util/error-message.js';
 
-const exitCode = await relaunchWithLaunchFlags();
+let exitCode: number | undefined;
+try {
+  exitCode = await relaunchWithLaunchFlags();
+} catch (error) {
+  // The relaunch itself failed (spawn refused): one line, as any other failure to start.
+  console.error(`petstore-mock: cannot start: ${errorMessage(error).split('\n')[0] ?? ''}`);
+  exitCode = 1;
+}
 if (exitCode === undefined) {
   enableCompileCache();
   const { runCommandLine } = await import('./cli/main.js');

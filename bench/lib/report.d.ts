@@ -1,4 +1,4 @@
-/** Types of report.js, for the tests that check how the bench judges issue 10's targets. */
+/** Types of report.js, for the tests that check how the bench judges issue 22's floors. */
 
 export interface Measurement {
   rps: number;

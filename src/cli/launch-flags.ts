@@ -8,7 +8,7 @@ export interface LaunchFlag {
 /** The V8 flags the bin runs with, however it is started (`node dist/cli.js`, npx, the image). */
 export const LAUNCH_FLAGS: readonly LaunchFlag[] = [
   {
-    // The memory bound (README: Limits): uncapped, V8 lets garbage pile up before it collects.
+    // The memory bound (docs/limits.md): uncapped, V8 lets garbage pile up before it collects.
     flag: '--max-old-space-size=640',
     sizedBy: ['--max-old-space-size', '--max-old-space-size-percentage', '--max-heap-size'],
   },
@@ -48,6 +48,12 @@ function isExecve(value: unknown): value is Execve {
   return typeof value === 'function';
 }
 
+/** process.execve where it works: Node 22.15+ and 23.11+ define it everywhere; Windows throws. */
+export function inPlaceRelaunch(): Execve | undefined {
+  const execve: unknown = Reflect.get(process, 'execve');
+  return isExecve(execve) && process.platform !== 'win32' ? execve : undefined;
+}
+
 /**
  * Makes the bin run with LAUNCH_FLAGS. Resolves with undefined when this process has them (or
  * the user's own): the command line runs here. Otherwise starts the same script again with them,
@@ -61,9 +67,8 @@ export async function relaunchWithLaunchFlags(): Promise<number | undefined> {
   const flags = missingLaunchFlags(process.execArgv, process.env.NODE_OPTIONS);
   if (flags.length === 0 || script === undefined) return undefined;
   const argv = [...flags, ...process.execArgv, script, ...args];
-  const execve: unknown = Reflect.get(process, 'execve');
-  if (isExecve(execve))
-    execve.call(process, process.execPath, [process.execPath, ...argv], process.env);
+  const execve = inPlaceRelaunch();
+  if (execve) execve.call(process, process.execPath, [process.execPath, ...argv], process.env);
   return runSupervised(argv);
 }
 
@@ -86,10 +91,14 @@ async function runSupervised(argv: readonly string[]): Promise<number> {
   };
   const signals = posix ? FORWARDED : [];
   for (const signal of signals) process.on(signal, forward);
+  // A Windows console's Ctrl-C reaches the child too: the bin waits for it to stop cleanly.
+  const waitForChild = (): void => undefined;
+  if (!posix) process.on('SIGINT', waitForChild);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       for (const forwarded of signals) process.off(forwarded, forward);
+      process.off('SIGINT', waitForChild);
       if (signal !== null) process.kill(process.pid, signal);
       resolve(code ?? 1);
     });

@@ -26,7 +26,7 @@ export const JOURNAL_ENTRY_LIMITS = {
   error: 512,
 } as const;
 
-/** What an entry is charged besides its strings' characters: more than a row of Columns takes. */
+/** What an entry is charged besides its strings' characters: more than its objects take. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
 /** Characters of an ISO date (`2030-01-01T00:00:00.000Z`), the form entries are listed in. */

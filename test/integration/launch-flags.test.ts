@@ -1,5 +1,6 @@
 // The bin applies its V8 flags however it is started (issue 22 item 5): `node dist/cli.js` with no
 // NODE_OPTIONS runs with the heap cap the memory bound needs, the user's own size winning.
+import { inPlaceRelaunch } from '../../src/cli/launch-flags.js';
 import { jsonLines, killAllClis, startCli, type RunningCli } from '../helpers/process-cli.js';
 
 // Processes start slowly on a loaded machine: generous limits, and no assertion on time.
@@ -16,8 +17,8 @@ function nodeFlagsLine(cli: RunningCli): Record<string, unknown> {
   return line;
 }
 
-/** Whether the running Node can replace its own process (22.15+, 23.11+). */
-const replacesInPlace = typeof Reflect.get(process, 'execve') === 'function';
+/** Whether the running Node can replace its own process (22.15+, 23.11+, not on Windows). */
+const replacesInPlace = inPlaceRelaunch() !== undefined;
 
 describe('the bin started as `node dist/cli.js`, no NODE_OPTIONS', () => {
   it(

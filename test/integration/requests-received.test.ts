@@ -1,5 +1,5 @@
-// The HTTP server counts the requests it receives: the CLI gives memory back only after a time
-// with none (longer than a scenario's longest delay, so no answer is still held then).
+// The HTTP server counts the requests it receives, answered or not: the reload test waits on that
+// count to know a request has arrived before it changes the files.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:http';
 import { loadConfig } from '../../src/config/load-config.js';
