@@ -42,7 +42,7 @@ import {
 import { renderRedisMarkdown } from './lib/redis-report.js';
 import { redisServerVersion, startRedisServer } from './lib/redis-server.js';
 import { combineRounds, median } from './lib/rounds.js';
-import { RUNTIMES_VARIABLE, ensureBuilt, rerunOnNode24 } from './lib/runner.js';
+import { ensureBuilt, rerunOnNode24, runBench } from './lib/runner.js';
 import { resolveNode24 } from './lib/runtimes.js';
 import { AUTH, defineSystems, resetStore, startSystem } from './lib/systems.js';
 
@@ -447,18 +447,4 @@ function prepare() {
   rerunOnNode24(fileURLToPath(import.meta.url), { node24 });
 }
 
-const fail = (error) => {
-  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-};
-
-const handedDown = process.env[RUNTIMES_VARIABLE];
-if (handedDown === undefined) {
-  try {
-    prepare();
-  } catch (error) {
-    fail(error);
-  }
-} else {
-  main(JSON.parse(handedDown)).catch(fail);
-}
+runBench(prepare, main);

@@ -27,7 +27,7 @@ import { REQUESTS, measure } from './lib/load.js';
 import { resultsDir } from './lib/paths.js';
 import { preparePrism } from './lib/prism.js';
 import { evaluateTargets, renderMarkdown } from './lib/report.js';
-import { RUNTIMES_VARIABLE, ensureBuilt, rerunOnNode24 } from './lib/runner.js';
+import { ensureBuilt, rerunOnNode24, runBench } from './lib/runner.js';
 import { resolveNode20, resolveNode24 } from './lib/runtimes.js';
 import { combineRounds, median } from './lib/rounds.js';
 import { defineSystems, resetStore, startSystem } from './lib/systems.js';
@@ -332,18 +332,4 @@ function prepare() {
   rerunOnNode24(fileURLToPath(import.meta.url), { node24, node20 });
 }
 
-const fail = (error) => {
-  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-};
-
-const handedDown = process.env[RUNTIMES_VARIABLE];
-if (handedDown === undefined) {
-  try {
-    prepare();
-  } catch (error) {
-    fail(error);
-  }
-} else {
-  main(JSON.parse(handedDown)).catch(fail);
-}
+runBench(prepare, main);

@@ -66,3 +66,25 @@ export function ensureBuilt() {
   const build = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
 }
+
+function fail(error) {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
+
+/**
+ * A bench's entry: in the process npm starts, `prepare()` (checks, build, then rerunOnNode24);
+ * in the runner it starts, `main(runtimes)` with the runtimes handed down.
+ */
+export function runBench(prepare, main) {
+  const handedDown = process.env[RUNTIMES_VARIABLE];
+  if (handedDown !== undefined) {
+    main(JSON.parse(handedDown)).catch(fail);
+    return;
+  }
+  try {
+    prepare();
+  } catch (error) {
+    fail(error);
+  }
+}
