@@ -1,5 +1,5 @@
 // The bin's V8 flags (issue 22 item 5): which ones a process still lacks, the user's own winning.
-import { LAUNCH_FLAGS, missingLaunchFlags } from '../../src/cli/launch-flags.js';
+import { LAUNCH_FLAGS, inPlaceRelaunch, missingLaunchFlags } from '../../src/cli/launch-flags.js';
 
 const OLD_SPACE = '--max-old-space-size=640';
 const SEMI_SPACE = '--max-semi-space-size=16';
@@ -36,5 +36,36 @@ describe('missingLaunchFlags', () => {
       OLD_SPACE,
       SEMI_SPACE,
     ]);
+  });
+});
+
+describe('inPlaceRelaunch', () => {
+  const platform = process.platform;
+  const execve: unknown = Reflect.get(process, 'execve');
+  const stub = (): never => {
+    throw new Error('not to be called');
+  };
+
+  afterEach(() => {
+    Object.defineProperty(process, 'platform', { value: platform });
+    Reflect.set(process, 'execve', execve);
+  });
+
+  it('offers process.execve where Node has it, off Windows', () => {
+    Object.defineProperty(process, 'platform', { value: 'linux' });
+    Reflect.set(process, 'execve', stub);
+    expect(inPlaceRelaunch()).toBe(stub);
+  });
+
+  it('offers nothing on Windows, where Node defines process.execve but it throws', () => {
+    Object.defineProperty(process, 'platform', { value: 'win32' });
+    Reflect.set(process, 'execve', stub);
+    expect(inPlaceRelaunch()).toBeUndefined();
+  });
+
+  it('offers nothing on a Node without process.execve (20, 22 before 22.15)', () => {
+    Object.defineProperty(process, 'platform', { value: 'linux' });
+    Reflect.set(process, 'execve', undefined);
+    expect(inPlaceRelaunch()).toBeUndefined();
   });
 });
