@@ -1,5 +1,6 @@
 /** The systems under test, each a separate server process, and how to start one. */
 import { performance } from 'node:perf_hooks';
+import { LAUNCH_FLAGS } from '../../dist/cli/launch-flags.js';
 import { cpuMs, spawnNodeServer } from './children.js';
 import { freePort, printedPort, statusOf, waitFor200 } from './http-probe.js';
 
@@ -51,10 +52,11 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
   };
   const validatedExpress = {
     label:
-      "Express 5 + express-openapi-validator alone: e behind the validator, with the pet API's options, and none of the mock's own steps (the validated stack's ceiling)",
+      "Express 5 + express-openapi-validator alone: e behind the validator, with the pet API's options, and none of the mock's own steps (the validated stack's ceiling), on the app's V8 launch flags",
     basePath: '/v1',
     printsPort: true,
-    args: () => ['bench/servers/express-validated.js'],
+    // The app's own flags, so that g's memory is the floor of the app's.
+    args: () => [...LAUNCH_FLAGS.map(({ flag }) => flag), 'bench/servers/express-validated.js'],
   };
   const shipped = {
     label: 'the app as shipped: `dist/cli.js --log-level silent`',

@@ -4,9 +4,10 @@
  * builds it: requests and answers validated against openapi.yaml). Nothing of the mock's own runs:
  * what is left between (g) and (e) is what the validator costs on this contract, and no change of
  * ours can serve more requests a second than (g). It reads openapi.yaml as the app does (through
- * its build-time JSON snapshot, dist/util/parse-yaml.js, so no YAML parser is loaded): its start
- * and memory are the validated stack's own floor too, beside the app's, which builds the admin
- * API's validator only on first use.
+ * its build-time JSON snapshot, dist/util/parse-yaml.js, so no YAML parser is loaded) and the bench
+ * runs it with the app's V8 launch flags: its start and idle memory are the validated stack's own
+ * floor too (the app builds the admin API's validator only on first use, so it does no more at
+ * start).
  * Usage: node bench/servers/express-validated.js [--port N]; prints `PORT <n>`.
  */
 import { readFileSync } from 'node:fs';

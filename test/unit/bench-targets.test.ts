@@ -127,7 +127,7 @@ describe('the bench sets a goal beside what the validator alone does', () => {
     results.rss.g = { idleMiB: 57 };
     const goals = Object.fromEntries(evaluateTargets(results).map((t) => [t.target, t.goal]));
     expect(goals['startup to first 200: shipped / Prism -v error']).toBe('≤ 0.25× (g: 0.40×)');
-    // g reads its document as the mock does (the build's snapshot): it bounds the idle memory too.
+    // g reads its document as the mock does and runs on its launch flags: it bounds idle memory too.
     expect(goals['RSS idle: shipped / Prism -v error']).toBe('≤ 0.5× (g: 0.57×)');
     // Not measured: the goal alone.
     expect(evaluateTargets(atTheGoals()).filter((t) => t.goal.includes('(g:'))).toEqual([]);
