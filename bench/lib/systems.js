@@ -1,6 +1,5 @@
 /** The systems under test, each a separate server process, and how to start one. */
 import { performance } from 'node:perf_hooks';
-import { LAUNCH_FLAGS } from '../../dist/cli/launch-flags.js';
 import { cpuMs, spawnNodeServer } from './children.js';
 import { freePort, printedPort, statusOf, waitFor200 } from './http-probe.js';
 
@@ -15,11 +14,20 @@ function prismArgs(prismEntry, port) {
 }
 
 /**
+ * The bin's V8 launch flags, read from the build when a system starts: this module is loaded
+ * before the bench builds dist/ (on a fresh clone there is none yet).
+ */
+async function launchFlags() {
+  const { LAUNCH_FLAGS } = await import('../../dist/cli/launch-flags.js');
+  return LAUNCH_FLAGS.map(({ flag }) => flag);
+}
+
+/**
  * The systems, in the order of the report's columns. key: one letter per system, as in issue 10
  * (a–f), g for the validated stack's ceiling, and `c20`/`e20` for c and e on Node 20. column: the short label of tables. node: the
  * binary the server runs on; runtime: its version. basePath: where the pet API is served (Prism
- * serves the document's paths without the servers' /v1). `args(port)`: node's arguments;
- * `printsPort`: listens on port 0 and prints `PORT <n>`, else listens on the given port.
+ * serves the document's paths without the servers' /v1). `args(port)`: node's arguments (or a
+ * promise of them); `printsPort`: listens on port 0 and prints `PORT <n>`, else listens on the given port.
  * `dataFlags`: takes the CLI's data flags. `optional`: a peer that may fail to start (noted in the
  * report); the others failing is fatal. `logFile`: where the server's output goes instead of a
  * pipe (see spawnNodeServer). `unavailable`: why the system cannot run here. `resetPath`: where
@@ -56,7 +64,7 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
     basePath: '/v1',
     printsPort: true,
     // The app's own flags, so that g's memory is the floor of the app's.
-    args: () => [...LAUNCH_FLAGS.map(({ flag }) => flag), 'bench/servers/express-validated.js'],
+    args: async () => [...(await launchFlags()), 'bench/servers/express-validated.js'],
   };
   const shipped = {
     label: 'the app as shipped: `dist/cli.js --log-level silent`',
@@ -117,8 +125,9 @@ export function defineSystems({ runtimes, prism, prismLogFile }) {
 export async function startSystem(system, dataFlags = []) {
   if (dataFlags.length > 0 && !system.dataFlags) throw new Error(`${system.key} takes no data`);
   const port = system.printsPort ? 0 : await freePort();
+  const args = await system.args(port);
   const started = performance.now();
-  const server = spawnNodeServer([...system.args(port), ...dataFlags], {
+  const server = spawnNodeServer([...args, ...dataFlags], {
     node: system.node,
     logFile: system.logFile,
   });
