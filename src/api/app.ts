@@ -2,9 +2,10 @@ import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { CONSOLE_PATH, serveConsole } from './admin-console.js';
 import { createAdminApi } from './admin-routes.js';
-import { createContractAnswers } from '../contract/contract-answers.js';
+import { createContractAnswers, type BrokenExamples } from '../contract/contract-answers.js';
+import { kindOf } from '../contract/media-types.js';
 import type { Contract } from '../contract/load-contract.js';
-import { createContractValidator } from '../contract/validator.js';
+import { createContractValidator, type AnswerBreachListener } from '../contract/validator.js';
 import { checkAccept } from '../http/accept.js';
 import { authenticate } from '../http/bearer-auth.js';
 import { allowCors } from '../http/cors.js';
@@ -16,8 +17,12 @@ import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
 import { answerOperation, createPetHandlers } from './pet-handlers.js';
+import { createErrorShapes } from './error-shape.js';
+import { writtenAnswer } from './send-answer.js';
+import { readBody } from './read-body.js';
 import {
   answerHeadAsGet,
+  checkBodyType,
   checkQuery,
   findOperation,
   parseJsonExactly,
@@ -60,6 +65,8 @@ export interface AppDeps {
   noAdmin?: boolean;
   /** The QA console's built files; the package's dist/console by default. */
   consoleDir?: string | undefined;
+  /** What to do with an example of the contract that breaks its own schema (generate by default). */
+  brokenExamples?: BrokenExamples | undefined;
   /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
   validation?: 'on' | 'off';
   /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
@@ -82,6 +89,25 @@ export interface AppDeps {
   initial?: readonly Pet[] | undefined;
 }
 
+/** Whether a request's body is JSON (`application/json`, or any `+json` type). */
+function isJsonBody(req: { headers: { 'content-type'?: string | undefined } }): boolean {
+  const type = req.headers['content-type'];
+  return type !== undefined && kindOf(type) === 'json';
+}
+
+/**
+ * The breach of an example served as written although it breaks its schema (--broken-examples
+ * serve): sent as asked, the breach journaled with the request; any other breach is a 500.
+ */
+function servedAsWritten(calls: PetCalls): AnswerBreachListener {
+  return (req, breaches) => {
+    const call = calls.find(req);
+    if (call?.answerSource !== 'example; breaks-schema') return false;
+    call.validationErrors = breaches.map((breach) => `${breach.path} ${breach.message}`);
+    return true;
+  };
+}
+
 /**
  * Builds the mock as one Express app, without listening: mount it, or hand it to
  * http.createServer or supertest. The lists below are the order of the checks, each a named
@@ -90,6 +116,18 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const { contract, logger, state, scenarios } = deps;
   const calls = new PetCalls(contract.operations);
+  // Built with the app, like the validator: a new contract gets new answers.
+  const answers = createContractAnswers(contract, {
+    seed: deps.seed ?? 1,
+    brokenExamples: deps.brokenExamples,
+    onBrokenExample: (broken) => {
+      logger.warn(
+        { operation: broken.operation, status: broken.status, problem: broken.problem },
+        `the contract's example for ${broken.operation} (${String(broken.status)}) breaks its own schema: ${broken.problem}; ${deps.brokenExamples === 'serve' ? 'served as written' : 'answering generated data instead'}`,
+      );
+    },
+  });
+  const errorShapes = createErrorShapes(contract, answers);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -101,7 +139,7 @@ export function createApp(deps: AppDeps): Express {
   const metrics = deps.noAdmin === true ? undefined : (deps.metrics ?? new MockMetrics());
 
   app.use(
-    logRequest(logger, (req) => calls.find(req)?.match?.operation?.operationId),
+    logRequest(logger, (req) => calls.find(req)?.match?.operation?.name),
     noSniff,
     // Preflights end here, before any credential is asked for.
     allowCors(deps.corsOrigin ?? []),
@@ -131,32 +169,37 @@ export function createApp(deps: AppDeps): Express {
       noticeDeprecation(logger, calls),
       recordCall(state, calls, metrics),
       // Ours: a 401 comes before every other answer, 404 and 405 included.
-      authenticate(deps.apiKeys ?? []),
+      authenticate(calls, contract.operations, deps.apiKeys ?? []),
       attachSession(calls),
       // Ours: 404 and 405 (with Allow) from method and path alone, before a body is read.
       findOperation(calls),
       // Ours: the validator reads no charset, and express.text would decode any into text.
       requireUtf8,
+      // Ours: the validator says 415 for a missing body, and knows no 400 of the contract's.
+      checkBodyType(calls),
       // Ours: int64 beyond 2^53 keeps its digits, depth and duplicate keys are refused; the
       // validator sees only what JSON.parse made of the text.
-      express.text({ type: 'application/json', limit: BODY_LIMIT }),
+      express.text({ type: isJsonBody, limit: BODY_LIMIT }),
       parseJsonExactly(calls),
+      // Ours: the validator reads no body; forms and multipart fields carry only text.
+      readBody(calls, contract.document, BODY_LIMIT),
       // Ours: a budget of parameters, and integers as decimals (the validator uses Number()).
       checkQuery(calls),
       // Ours: the validator checks Accept only with the answer, after the handler has run.
-      checkAccept,
+      checkAccept(calls, (op) => answers.mediaTypesOf(op)),
       // Ours: the contract has no HEAD, and the validator knows only its methods.
       answerHeadAsGet,
       ...(deps.validation === 'off'
         ? []
-        : createContractValidator(contract.document, {
-            onAnswerBreach: proxy?.judgeRelayedAnswer,
+        : createContractValidator(contract.validatorDocument, {
+            onAnswerBreach: proxy?.judgeRelayedAnswer ?? servedAsWritten(calls),
           })),
       applyScenarios(
         {
           scenarios,
           operations: contract.operations.operations,
           state,
+          errorShapes,
           seed: deps.seed ?? 1,
           maxSessions: deps.maxSessions ?? 100,
         },
@@ -166,9 +209,9 @@ export function createApp(deps: AppDeps): Express {
       proxy
         ? proxy.forwardToUpstream
         : answerOperation(
-            createPetHandlers({ defaultStatus: deps.defaultStatus }),
+            createPetHandlers({ defaultStatus: deps.defaultStatus }, contract),
             // Built with the app, like the validator: a new contract gets new answers.
-            createContractAnswers(contract.document, { seed: deps.seed ?? 1 }),
+            answers,
             state,
             calls,
             sendJson,
@@ -178,13 +221,26 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(answerNotFound);
   app.use(
-    handleErrors(logger, BODY_LIMIT, (req, refusal) => {
-      // Refusals of a request that passed auth are journaled with their reasons.
-      const call = calls.find(req);
-      if (call?.authenticated === true && refusal.status < 500) {
-        call.validationErrors = refusal.details;
-      }
-    }),
+    handleErrors(
+      logger,
+      BODY_LIMIT,
+      (req, refusal) => {
+        // Refusals of a request that passed auth are journaled with their reasons.
+        const call = calls.find(req);
+        if (call?.authenticated === true && refusal.status < 500) {
+          call.validationErrors = refusal.details;
+        }
+      },
+      // A pet API refusal in the contract's own error shape, where its schema is not the mock's.
+      async (req, refusal) => {
+        const call = calls.find(req);
+        if (!call) return undefined;
+        const shaped = await errorShapes.shape(call.match?.operation, refusal.toBody(), {
+          choose: (offered) => req.accepts([...offered]),
+        });
+        return shaped && writtenAnswer(shaped);
+      },
+    ),
   );
   return app;
 }

@@ -37,7 +37,7 @@ export function noticeDeprecation(logger: Logger, calls: PetCalls): RequestHandl
       if (warned.size >= MAX_CLIENTS_REMEMBERED) warned.clear();
       warned.add(client);
       logger.warn(
-        { operationId: op.operationId, client, sunset: SUNSET },
+        { operationId: op.name, client, sunset: SUNSET },
         'getPet is deprecated and will be removed on 2030-12-05: use GET /pets with a status filter',
       );
     }

@@ -8,7 +8,9 @@ import type { ListQuery } from '../state/pet-store.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText } from '../util/quote-text.js';
 import type { PetCalls, Reply } from '../http/pet-call.js';
-import { ANSWER_SOURCE_HEADER, type ContractAnswers } from '../contract/contract-answers.js';
+import type { ContractAnswers } from '../contract/contract-answers.js';
+import { sendContractAnswer } from './send-answer.js';
+import type { Contract } from '../contract/load-contract.js';
 
 /** A request that passed every check of the contract, as the handlers read it. */
 export interface CheckedRequest {
@@ -61,11 +63,23 @@ function readNewPet(body: unknown, defaultStatus: PetStatus | undefined): NewPet
   return { name: body.name, categoryId: body.categoryId, ...(status && { status }) };
 }
 
-/** The three operations of the contract, by operationId: thin handlers over the session's store. */
+/** The Pet Store's operations as its contract writes them: the handlers answer only these. */
+const PET_OPERATIONS: Readonly<Record<string, string>> = {
+  listPets: 'GET /pets',
+  createPet: 'POST /pets',
+  getPet: 'GET /pets/{petId}',
+};
+
+/**
+ * The Pet Store's three operations, by name: thin handlers over the session's store. They answer
+ * a contract's operation only where it is the Pet Store's (same operationId, method and path, and
+ * a `Pet` schema the pets are kept as); every other operation is answered from the contract.
+ */
 export function createPetHandlers(
   options: PetHandlerOptions,
-): Readonly<Record<string, PetHandler>> {
-  return {
+  contract: Pick<Contract, 'operations' | 'hasSchema'>,
+): ReadonlyMap<string, PetHandler> {
+  const handlers: Readonly<Record<string, PetHandler>> = {
     listPets: async ({ query, pets }) => {
       const status = isPetStatus(query.status) ? query.status : undefined;
       return { status: 200, body: await pets.list({ limit: readLimit(query.limit), status }) };
@@ -91,17 +105,25 @@ export function createPetHandlers(
       return { status: 200, body: pet };
     },
   };
+  const served = new Map<string, PetHandler>();
+  if (!contract.hasSchema('Pet')) return served;
+  for (const [name, shape] of Object.entries(PET_OPERATIONS)) {
+    const op = contract.operations.byName(name);
+    const handler = handlers[name];
+    if (op && handler && `${op.method} ${op.pathKey}` === shape) served.set(name, handler);
+  }
+  return served;
 }
 
 /**
  * Answers a request that passed every check, through res.json (so the validator checks the
  * answer) with int64 digits exact: with its operation's handler, its body without the properties
  * the contract marks writeOnly; or, for an operation the mock has no handler for, with the
- * contract's own answer (its example, or data generated from its schema), whose source
- * X-Mock-Answer names.
+ * contract's own answer (its example, or data generated from its schema, in the media type the
+ * client accepts), whose source X-Mock-Answer names.
  */
 export function answerOperation(
-  handlers: Readonly<Record<string, PetHandler>>,
+  handlers: ReadonlyMap<string, PetHandler>,
   answers: ContractAnswers,
   state: MockState,
   calls: PetCalls,
@@ -113,10 +135,14 @@ export function answerOperation(
     const call = calls.of(req);
     const op = call.match?.operation;
     if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
-    const handler = handlers[op.operationId];
+    const handler = handlers.get(op.name);
     if (!handler) {
-      const answer = await answers.answer(op, call.forcedStatus);
-      sendJson(res, answer.status, answer.body, { [ANSWER_SOURCE_HEADER]: answer.source });
+      const answer = await answers.answer(op, {
+        status: call.forcedStatus,
+        choose: (offered) => req.accepts([...offered]),
+      });
+      call.answerSource = answer.source;
+      sendContractAnswer(res, answer, sendJson);
       return;
     }
     const { session } = call;

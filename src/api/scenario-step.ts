@@ -1,9 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Operation } from '../contract/operation-index.js';
-import { CHALLENGE } from '../http/bearer-auth.js';
+import { challengeOf } from '../http/bearer-auth.js';
+import { sendJsonText } from '../http/send-json.js';
+import { documentsStatus } from '../contract/operation-index.js';
+import type { ErrorShapes } from './error-shape.js';
+import { sendContractAnswer } from './send-answer.js';
 import type { SendJson } from '../http/exact-json.js';
 import type { ErrorBody, ErrorCode } from '../http/http-error.js';
 import { NotInContractError, preferredCode } from '../contract/prefer.js';
+import { canForce } from '../contract/load-scenarios.js';
 import { createRandom, type Random } from '../util/random.js';
 import {
   ruleFor,
@@ -57,8 +62,8 @@ function scenariosByOperation(
 ): ReadonlyMap<string, readonly string[]> {
   return new Map(
     operations.map((op) => [
-      op.operationId,
-      [...scenarios.values()].filter((s) => ruleFor(s, op.operationId)).map((s) => s.name),
+      op.name,
+      [...scenarios.values()].filter((s) => ruleFor(s, op.name)).map((s) => s.name),
     ]),
   );
 }
@@ -97,22 +102,22 @@ async function choose(
   const prefer = req.headers.prefer;
   const code = preferredCode(Array.isArray(prefer) ? prefer.join(',') : prefer);
   if (code !== undefined) {
-    if (!op.statuses.includes(code)) throw new NotInContractError(op, code);
+    if (!canForce(op, code)) throw new NotInContractError(op, code);
     await state.beginCall(session, undefined);
-    return { rule: { operations: [op.operationId], status: code }, by: `Prefer: code=${code}` };
+    return { rule: { operations: [op.name], status: code }, by: `Prefer: code=${code}` };
   }
   const name = req.headers['x-mock-scenario'];
   if (typeof name === 'string' && name !== '') {
     const scenario = scenarioNamed(scenarios, name);
     await state.beginCall(session, undefined);
     // The request's own scenario replaces the session's for this request, matching or not.
-    const rule = ruleFor(scenario, op.operationId);
+    const rule = ruleFor(scenario, op.name);
     return rule && { rule, by: `scenario ${scenario.name}` };
   }
   const taken = await state.beginCall(session, matching);
   const scenario = taken === undefined ? undefined : scenarios.get(taken);
   if (!scenario) return undefined;
-  const rule = ruleFor(scenario, op.operationId);
+  const rule = ruleFor(scenario, op.name);
   return rule && { rule, by: `scenario ${scenario.name}` };
 }
 
@@ -131,6 +136,8 @@ export function applyScenarios(
     scenarios: ReadonlyMap<string, Scenario>;
     operations: readonly Operation[];
     state: MockState;
+    /** How a forced error is written where the contract's error shape is not the mock's. */
+    errorShapes: ErrorShapes;
     /** Seed of the delays drawn from scenario ranges, and how many sessions keep their draw. */
     seed: number;
     maxSessions: number;
@@ -146,19 +153,17 @@ export function applyScenarios(
     const op = call.match?.operation;
     if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
     const { session } = call;
-    const forced = await choose(
-      req,
-      op,
-      session,
-      scenarios,
-      state,
-      byOperation.get(op.operationId) ?? [],
-    );
+    const forced = await choose(req, op, session, scenarios, state, byOperation.get(op.name) ?? []);
     if (!forced) {
       next();
       return;
     }
     const { rule } = forced;
+    // A rule of some of the requests only (`chance`): drawn from the session's seeded draw.
+    if (rule.chance !== undefined && drawOf(session)() >= rule.chance) {
+      next();
+      return;
+    }
     call.forcedBy = forced.by;
     if (rule.delay && !(await wait(delayMs(rule.delay, drawOf(session)), res))) return;
     if (rule.fault === 'reset') {
@@ -180,7 +185,22 @@ export function applyScenarios(
       sendJson(res, status, rule.body);
       return;
     }
-    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': CHALLENGE } : {};
-    sendJson(res, status, errorBody(rule, status), headers);
+    const headers: Record<string, string> =
+      status === 401 ? { 'WWW-Authenticate': challengeOf(op) } : {};
+    const body = errorBody(rule, status);
+    // A status the contract does not list for the operation (a secured one's 401) is answered as
+    // the mock's own refusals are, past the response validation that has no schema for it.
+    if (!documentsStatus(op, status)) {
+      sendJsonText(res, status, JSON.stringify(body), headers);
+      return;
+    }
+    const shaped = await needs.errorShapes.shape(op, body, {
+      choose: (offered) => req.accepts([...offered]),
+    });
+    if (shaped) {
+      sendContractAnswer(res, { ...shaped, headers: { ...shaped.headers, ...headers } }, sendJson);
+      return;
+    }
+    sendJson(res, status, body, headers);
   };
 }

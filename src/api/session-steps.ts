@@ -13,7 +13,7 @@ function coveredAnswer(call: PetCall, sent: number | null): CoveredAnswer {
   const { upstream } = call;
   return {
     kind: 'operation',
-    operationId: operation.operationId,
+    operationId: operation.name,
     // Coverage is about what the operation answered: strict mode sent the client 502 instead.
     status: upstream?.status ?? sent,
     forced: call.forcedBy !== undefined,
@@ -40,7 +40,7 @@ export function recordCall(
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : null;
       const seconds = (performance.now() - started) / 1000;
-      metrics?.recordAnswer(call.match?.operation?.operationId, status, seconds);
+      metrics?.recordAnswer(call.match?.operation?.name, status, seconds);
       state.recordCall({
         // A request refused before its session was opened names it all the same.
         session: call.session ?? sessionIdOf(req),
@@ -51,7 +51,7 @@ export function recordCall(
           method: call.method,
           path: call.path,
           query: call.query,
-          operationId: call.match?.operation?.operationId ?? null,
+          operationId: call.match?.operation?.name ?? null,
           status,
           scenario: call.forcedBy ?? null,
           validationErrors: call.validationErrors ?? [],

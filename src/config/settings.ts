@@ -1,7 +1,8 @@
 import { coverageFormatOfFile } from '../state/coverage-formats.js';
 import { PET_STATUSES, type PetStatus } from '../state/pet.js';
 import type { LogLevel } from '../util/logger.js';
-import { defaultContractPath, defaultFixturesPath, defaultScenariosDir } from '../util/paths.js';
+import { BROKEN_EXAMPLES, type BrokenExamples } from '../contract/contract-answers.js';
+import { defaultContractPath, defaultFixturesPath } from '../util/paths.js';
 import { ConfigError } from './config-error.js';
 import {
   bytes,
@@ -116,6 +117,11 @@ export const SETTINGS = {
     shown: '(none)',
     help: 'status given to pets created without one',
   }),
+  brokenExamples: oneOf<BrokenExamples>(BROKEN_EXAMPLES, {
+    default: 'generate',
+    value: '<what>',
+    help: "an example of the contract that breaks its own schema: answer generated data instead, or serve it as written (the breach journaled)",
+  }),
   logLevel: oneOf<LogLevel>(LOG_LEVELS, { default: 'info', value: '<level>', help: 'log level' }),
   corsOrigin: origins({
     shown: '(local origins)',
@@ -126,11 +132,10 @@ export const SETTINGS = {
     shown: '(none)',
     help: 'scenario switched on from the start (and after each reset)',
   }),
-  scenariosDir: text({
-    default: defaultScenariosDir,
-    shown: 'scenarios/',
+  scenariosDir: optionalText({
     value: '<dir>',
-    help: 'folder of scenario files (*.yaml)',
+    shown: '(none)',
+    help: 'a folder of your scenario files (*.yaml), read after the built-in ones and ./scenarios (a file of the same name wins)',
   }),
   maxSessions: integer({
     default: 100,

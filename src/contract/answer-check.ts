@@ -1,6 +1,6 @@
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { isRecord } from '../util/is-record.js';
-import { CONTRACT_ID, createContractAjv } from './contract-ajv.js';
+import { CONTRACT_ID, createContractAjv, type ContractAjv } from './contract-ajv.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { derefSchema } from './schema-refs.js';
 
@@ -59,7 +59,7 @@ function answerView(document: OpenApiDocument, value: unknown): unknown {
  * schema is compiled once.
  */
 export function createAnswerCheck(document: OpenApiDocument): AnswerCheck {
-  let ajv: Ajv | undefined;
+  let ajv: ContractAjv | undefined;
   const compiled = new WeakMap<object, ValidateFunction>();
   const validatorOf = (schema: object): ValidateFunction => {
     let validate = compiled.get(schema);

@@ -1,4 +1,6 @@
 import { isRecord } from '../util/is-record.js';
+import { refsOf } from './bundle-files.js';
+import { locate, localRefSteps } from './json-pointer.js';
 import type { PathStep } from '../util/located-file.js';
 
 /** One way a document is not an OpenAPI document the mock can serve, and where. */
@@ -11,39 +13,12 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const STATUS = /^([1-5](\d\d|XX)|default)$/;
 const LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
 
-/** Every `$ref` in a value, with where it is written. */
-function* refsOf(
-  value: unknown,
-  path: PathStep[] = [],
-): Generator<{ ref: string; path: PathStep[] }> {
-  if (Array.isArray(value)) {
-    const items: unknown[] = value;
-    for (const [i, item] of items.entries()) yield* refsOf(item, [...path, i]);
-    return;
-  }
-  if (!isRecord(value)) return;
-  for (const [key, child] of Object.entries(value)) {
-    if (key === '$ref' && typeof child === 'string') yield { ref: child, path: [...path, key] };
-    else yield* refsOf(child, [...path, key]);
-  }
-}
-
-/** The value a local reference (`#/components/schemas/Pet`) points at, if any. */
-function resolve(document: unknown, ref: string): unknown {
-  let node = document;
-  for (const step of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(step).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isRecord(node) || !(key in node)) return undefined;
-    node = node[key];
-  }
-  return node;
-}
-
 function checkOperation(
   operation: unknown,
   path: PathStep[],
   seenIds: Map<string, string>,
   problems: DocumentProblem[],
+  version: string,
 ): void {
   if (!isRecord(operation)) {
     problems.push({ path, message: 'an operation must be an object' });
@@ -62,7 +37,9 @@ function checkOperation(
       seenIds.set(operationId, path.join(' '));
     }
   }
-  if (!isRecord(responses) || Object.keys(responses).length === 0) {
+  if (responses === undefined && version.startsWith('3.1')) {
+    // 3.1 lets an operation leave its responses out.
+  } else if (!isRecord(responses) || Object.keys(responses).length === 0) {
     problems.push({ path: [...path, 'responses'], message: 'an operation needs its responses' });
   } else {
     for (const [status, response] of Object.entries(responses)) {
@@ -117,7 +94,7 @@ function checkParameters(parameters: unknown, path: PathStep[], problems: Docume
 export function checkOpenApi(document: unknown): DocumentProblem[] {
   if (!isRecord(document)) return [{ path: [], message: 'not an OpenAPI document: not a mapping' }];
   const problems: DocumentProblem[] = [];
-  const { openapi, info, paths, servers } = document;
+  const { openapi, info, paths, servers, webhooks, components } = document;
   if (typeof openapi !== 'string' || !/^3\.[01]\.\d+/.test(openapi)) {
     problems.push({
       path: ['openapi'],
@@ -135,7 +112,10 @@ export function checkOpenApi(document: unknown): DocumentProblem[] {
   ) {
     problems.push({ path: ['servers'], message: 'servers must be a list of {url}' });
   }
-  if (!isRecord(paths)) {
+  const is31 = openapi.startsWith('3.1');
+  if (paths === undefined && is31 && (webhooks !== undefined || components !== undefined)) {
+    // 3.1: a document of webhooks or components alone has no paths.
+  } else if (!isRecord(paths)) {
     problems.push({ path: ['paths'], message: 'paths must be a mapping of paths to operations' });
   } else {
     const seenIds = new Map<string, string>();
@@ -151,15 +131,14 @@ export function checkOpenApi(document: unknown): DocumentProblem[] {
       checkParameters(item.parameters, [...at, 'parameters'], problems);
       for (const method of METHODS) {
         if (item[method] !== undefined)
-          checkOperation(item[method], [...at, method], seenIds, problems);
+          checkOperation(item[method], [...at, method], seenIds, problems, openapi);
       }
     }
   }
-  for (const { ref, path } of refsOf(document)) {
-    if (!ref.startsWith('#/')) {
-      problems.push({ path, message: `$ref ${ref} points outside the document (not supported)` });
-    } else if (resolve(document, ref) === undefined) {
-      problems.push({ path, message: `$ref ${ref} points at nothing in the document` });
+  for (const { ref, steps } of refsOf(document)) {
+    const target = localRefSteps(ref);
+    if (target === undefined || locate(document, target) === undefined) {
+      problems.push({ path: steps, message: `$ref ${ref} points at nothing in the document` });
     }
   }
   return problems;

@@ -1,37 +1,81 @@
 import type { Faker } from '@faker-js/faker';
 import { isRecord } from '../util/is-record.js';
 import { Refusal } from '../util/refusal.js';
-import { createAnswerCheck } from './answer-check.js';
-import { operationObject, resolved } from './document-parts.js';
+import { createAnswerCheck, type AnswerCheck } from './answer-check.js';
+import { operationObject } from './document-parts.js';
+import { concreteType, kindOf } from './media-types.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { Operation } from './operation-index.js';
+import { sampleFile } from './sample-files.js';
 import { SchemaFaker } from './schema-faker.js';
 import { SchemaError, derefSchema } from './schema-refs.js';
 import { reachesWriteOnly, withoutWriteOnly } from './write-only.js';
+import { toXml } from './xml-body.js';
 
 /** The header that tells a client where an answer from the contract came from (its source). */
 export const ANSWER_SOURCE_HEADER = 'X-Mock-Answer';
 
-/** Where an answer's body came from: the contract's example, or generated from its schema. */
-export type AnswerSource = 'example' | 'generated';
+/**
+ * Where an answer's body came from: the contract's example; data generated from its schema
+ * (also in place of an example that breaks its own schema); the example as written although it
+ * breaks its schema (--broken-examples serve); a small file of the media type.
+ */
+export type AnswerSource =
+  | 'example'
+  | 'generated'
+  | 'generated; example-breaks-schema'
+  | 'example; breaks-schema'
+  | 'sample-file';
+
+/** What to do with a contract's example that breaks its own schema: answer generated data, or it. */
+export const BROKEN_EXAMPLES = ['generate', 'serve'] as const;
+export type BrokenExamples = (typeof BROKEN_EXAMPLES)[number];
 
 /** The answer of an operation that no handler of the mock answers, as the contract documents it. */
 export interface ContractAnswer {
   readonly status: number;
-  /** The body; undefined for a success answer documented without content (204). */
+  /** The media type of the body; undefined for an answer documented without content (204). */
+  readonly mediaType: string | undefined;
+  /** JSON data for a JSON media type, text for XML and text, bytes for others; undefined for none. */
   readonly body: unknown;
+  /** The response headers the contract documents, with values (a redirect's Location included). */
+  readonly headers: Readonly<Record<string, string>>;
   readonly source: AnswerSource;
+}
+
+/** An example of the contract that breaks the schema it illustrates. */
+export interface BrokenExample {
+  /** The operation's name (see Operation.name). */
+  readonly operation: string;
+  readonly status: number;
+  readonly mediaType: string;
+  /** The example's name in `examples`, if it has one. */
+  readonly example?: string;
+  /** Its first breach: `/id must be integer`. */
+  readonly problem: string;
+}
+
+/** What an answer is asked with: a status (a forced one), and the client's choice of media type. */
+export interface AnswerRequest {
+  readonly status?: number | undefined;
+  /** Picks one of the offered media types (an Accept header's choice); false for none. */
+  readonly choose?: ((offered: readonly string[]) => string | false) | undefined;
 }
 
 /** The answers the contract gives, and its rule that writeOnly properties are never answered. */
 export interface ContractAnswers {
   /**
-   * The operation's success answer: the lowest 2xx the contract documents, or `status` (a forced
-   * one, e.g. `Prefer: code=202`). Built on first use, then the same for the same seed.
+   * The operation's answer: its natural status (the lowest 2xx the contract documents, else the
+   * lowest 3xx, else what `2XX` or `default` documents) or `status`, in the media type chosen.
+   * Built on first use, then the same for the same seed.
    */
-  answer(op: Operation, status?: number): Promise<ContractAnswer>;
+  answer(op: Operation, request?: AnswerRequest): Promise<ContractAnswer>;
+  /** The media types of the operation's natural answer (empty without content): what Accept picks from. */
+  mediaTypesOf(op: Operation): readonly string[];
   /** A handler's body without the properties that the answer's schema marks writeOnly. */
   withoutWriteOnly(op: Operation, status: number, body: unknown): unknown;
+  /** Every example of the contract's JSON answers that breaks its own schema (looked for once). */
+  brokenExamples(): readonly BrokenExample[];
 }
 
 /** An operation whose answer the mock cannot take from the contract: a 500 that says why. */
@@ -42,7 +86,22 @@ export class ContractAnswerError extends Refusal {
     super(
       500,
       'internal_error',
-      `The mock cannot answer ${op.operationId} from the contract: ${problem}.`,
+      `The mock cannot answer ${op.name} from the contract: ${problem}.`,
+    );
+  }
+}
+
+/** A client's Accept that takes none of the media types an answer is documented in: 406. */
+export class NotAcceptableError extends Refusal {
+  override name = 'NotAcceptableError';
+
+  constructor(offered: readonly string[]) {
+    super(
+      406,
+      'not_acceptable',
+      offered.length === 1 && offered[0] === 'application/json'
+        ? 'The mock can only answer application/json.'
+        : `The operation answers ${offered.join(', ')}; the Accept header takes none of them.`,
     );
   }
 }
@@ -51,9 +110,17 @@ export class ContractAnswerError extends Refusal {
 const TRIES = 5;
 /** "Now" for faker's dates, fixed so that a seed gives the same dates on every day. */
 const REFERENCE_DATE = new Date('2026-01-01T00:00:00Z');
-const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+/** Headers an answer's transport writes itself, whatever the contract says of them. */
+const TRANSPORT_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** FNV-1a: a stable 32-bit number for a text, to mix an operationId into the seed. */
+/** FNV-1a: a stable 32-bit number for a text, to mix an operation's name into the seed. */
 function hashText(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) {
@@ -64,75 +131,42 @@ function hashText(text: string): number {
 
 /** The documented answer for a status: exact (`201`), then its range (`2XX`), then `default`. */
 function responseKeyOf(responses: Record<string, unknown>, status: number): string | undefined {
-  return [String(status), `${Math.floor(status / 100)}XX`, 'default'].find(
-    (key) => key in responses,
+  const range = `${Math.floor(status / 100)}XX`;
+  return [String(status), range, range.toLowerCase(), 'default'].find((key) => key in responses);
+}
+
+/** The natural status: the lowest documented 2xx, else 3xx, else what a range or `default` says. */
+function naturalStatusOf(responses: Record<string, unknown>): number | undefined {
+  const statuses = Object.keys(responses).map(Number).filter(Number.isInteger);
+  for (const low of [200, 300]) {
+    const inRange = statuses.filter((s) => s >= low && s < low + 100);
+    if (inRange.length > 0) return Math.min(...inRange);
+  }
+  const keys = Object.keys(responses).map((key) => key.toUpperCase());
+  if (keys.includes('2XX') || keys.includes('DEFAULT')) return 200;
+  if (keys.includes('3XX')) return 302;
+  return statuses.length > 0 ? Math.min(...statuses) : undefined;
+}
+
+/** A header's (or an answer's) examples, as OpenAPI writes them: `example`, or `examples` with values. */
+function examplesOf(carrier: Record<string, unknown>): { name?: string; value: unknown }[] {
+  if ('example' in carrier) return [{ value: carrier.example }];
+  if (!isRecord(carrier.examples)) return [];
+  return Object.entries(carrier.examples).flatMap(([name, example]) =>
+    isRecord(example) && 'value' in example ? [{ name, value: example.value }] : [],
   );
 }
 
-/** The status of the success answer: the one asked for, or the lowest documented 2xx. */
-function successStatusOf(responses: Record<string, unknown>): number | undefined {
-  const statuses = Object.keys(responses)
-    .map(Number)
-    .filter((s) => Number.isInteger(s) && s >= 200 && s < 300);
-  if (statuses.length > 0) return Math.min(...statuses);
-  return '2XX' in responses || 'default' in responses ? 200 : undefined;
-}
-
-/** What the contract documents for one answer: its JSON media type object, if it has content. */
-interface Documented {
-  readonly status: number;
-  /** The JSON media type object; undefined for an answer without content. */
-  readonly media: Record<string, unknown> | undefined;
-}
-
-function documentedAnswer(
-  document: OpenApiDocument,
-  op: Operation,
-  forced: number | undefined,
-): Documented {
-  const operation = operationObject(document, op.pathKey, op.method);
-  const responses = isRecord(operation?.responses) ? operation.responses : {};
-  const status = forced ?? successStatusOf(responses);
-  if (status === undefined) throw new ContractAnswerError(op, 'it documents no success answer');
-  const key = responseKeyOf(responses, status);
-  const response = key === undefined ? undefined : resolved(document, responses[key]);
-  if (!isRecord(response)) throw new ContractAnswerError(op, `it documents no ${status} answer`);
-  const content = isRecord(response.content) ? response.content : {};
-  const types = Object.keys(content);
-  if (types.length === 0) return { status, media: undefined };
-  const json = types.find((type) => JSON_MEDIA.test(type));
-  const media = json === undefined ? undefined : content[json];
-  if (!isRecord(media)) {
-    throw new ContractAnswerError(
-      op,
-      `its ${status} answer is ${types.join(', ')}; the mock answers JSON only`,
-    );
-  }
-  return { status, media };
-}
-
-/**
- * The example the contract gives for an answer: the media type's `example`, the first of its
- * `examples` that has a `value` (an `externalValue` is not fetched), or its schema's own.
- */
-function exampleOf(
-  document: OpenApiDocument,
-  media: Record<string, unknown>,
-): { value: unknown } | undefined {
-  if ('example' in media) return { value: media.example };
-  if (isRecord(media.examples)) {
-    for (const entry of Object.values(media.examples)) {
-      const example = resolved(document, entry);
-      if (isRecord(example) && 'value' in example) return { value: example.value };
-    }
-  }
-  const schema = derefSchema(document, media.schema, '/response');
-  if (!isRecord(schema)) return undefined;
-  if ('example' in schema) return { value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
-    return { value: schema.examples[0] };
-  }
-  return undefined;
+/** A header value as HTTP carries it: lists joined with commas, on one line. */
+function headerText(value: unknown): string {
+  const text = Array.isArray(value)
+    ? value.map((item) => headerText(item)).join(',')
+    : isRecord(value)
+      ? Object.entries(value)
+          .map(([key, item]) => `${key},${headerText(item)}`)
+          .join(',')
+      : String(value);
+  return text.replace(/[^\t\x20-\x7e]/g, ' ');
 }
 
 /** A faker of its own, loaded on the first generated answer (~0.4 s the first time). */
@@ -143,47 +177,251 @@ async function createFaker(): Promise<Faker> {
   return faker;
 }
 
+/** What the answers are built with besides the contract. */
+export interface ContractAnswerOptions {
+  /** The seed of generated data (--seed; 1 without). */
+  readonly seed: number;
+  /** What to do with an example that breaks its schema (generate in its place by default). */
+  readonly brokenExamples?: BrokenExamples | undefined;
+  /** Told of each operation whose example breaks its schema, once, when first met. */
+  readonly onBrokenExample?: ((broken: BrokenExample) => void) | undefined;
+}
+
 /**
  * The answers of a contract's operations, taken from its examples or generated from its schemas
- * with a faker seeded from `seed` mixed with the operationId: the same seed, the same data, on
- * every run and machine. Each answer is built once, on first use; a new contract builds new ones.
+ * with a faker seeded from `seed` mixed with the operation's name: the same seed, the same data,
+ * on every run and machine. Examples are checked against their schema first: one that breaks it
+ * is the contract's fault, and data generated from the schema is answered in its place (or, with
+ * `brokenExamples: 'serve'`, the example as written). Bodies are written in the media type the
+ * client accepts among those documented: JSON, XML (from the schema's `xml` objects), text, or
+ * bytes (a small valid file for common types). Each answer is built once, on first use.
  */
 export function createContractAnswers(
-  document: OpenApiDocument,
-  { seed }: { seed: number },
+  contract: { readonly document: OpenApiDocument; readonly validatorDocument: OpenApiDocument },
+  { seed, brokenExamples = 'generate', onBrokenExample }: ContractAnswerOptions,
 ): ContractAnswers {
-  const check = createAnswerCheck(document);
+  const { document } = contract;
+  let checkOf: AnswerCheck | undefined;
+  // The checks compile the document without examples (see Contract.validatorDocument); schemas
+  // are looked up in it by the same references.
+  const check: AnswerCheck = (schema, value) =>
+    (checkOf ??= createAnswerCheck(contract.validatorDocument))(schema, value);
   const answers = new Map<string, Promise<ContractAnswer>>();
   const writeOnlySchemas = new Map<string, unknown>();
+  const reported = new Set<string>();
+  const found = new Map<string, BrokenExample>();
   let faker: Promise<Faker> | undefined;
 
+  const responsesOf = (op: Operation): Record<string, unknown> => {
+    const operation = operationObject(document, op.pathKey, op.method);
+    return isRecord(operation?.responses) ? operation.responses : {};
+  };
+
+  /** Generates data for a schema, checked as the validator would, with the operation's seed. */
   async function generate(op: Operation, status: number, schema: unknown): Promise<unknown> {
     faker ??= createFaker();
     const seeded = await faker;
-    seeded.seed([seed, hashText(op.operationId), status]);
-    const writer = new SchemaFaker(document, seeded, (s, v) => check(s, v).length === 0);
+    seeded.seed([seed, hashText(op.name), status]);
+    const matches = (s: unknown, v: unknown): boolean => check(s, v).length === 0;
+    const writer = new SchemaFaker(document, seeded, matches);
     let problems: readonly string[] = [];
-    for (let i = 0; i < TRIES; i += 1) {
-      const value = withoutWriteOnly(document, schema, writer.fake(schema));
-      problems = check(schema, value);
-      if (problems.length === 0) return value;
+    let failure: SchemaError | undefined;
+    for (let i = 0; i < TRIES && failure === undefined; i += 1) {
+      try {
+        const value = withoutWriteOnly(document, schema, writer.fake(schema));
+        problems = check(schema, value);
+        if (problems.length === 0) return value;
+      } catch (error) {
+        if (!(error instanceof SchemaError)) throw error;
+        failure = error;
+      }
     }
+    // Last, the smallest value the schema allows: empty lists, no optional property.
+    try {
+      const smallest = withoutWriteOnly(
+        document,
+        schema,
+        new SchemaFaker(document, seeded, matches, 0).fake(schema),
+      );
+      if (check(schema, smallest).length === 0) return smallest;
+    } catch (error) {
+      if (!(error instanceof SchemaError)) throw error;
+    }
+    if (failure) throw failure;
     throw new ContractAnswerError(
       op,
       `no generated answer kept to its schema (${problems.slice(0, 3).join('; ')})`,
     );
   }
 
-  async function build(op: Operation, forced: number | undefined): Promise<ContractAnswer> {
-    const { status, media } = documentedAnswer(document, op, forced);
-    if (!media) return { status, body: undefined, source: 'example' };
-    try {
-      const example = exampleOf(document, media);
-      if (example) {
-        const body = withoutWriteOnly(document, media.schema, example.value);
-        return { status, body, source: 'example' };
+  /** Notes an example that breaks its schema: kept for the coverage report, told once per operation. */
+  function noteBroken(broken: BrokenExample): void {
+    const key = `${broken.operation} ${broken.status} ${broken.mediaType} ${broken.example ?? ''}`;
+    if (!found.has(key)) found.set(key, broken);
+    if (reported.has(broken.operation)) return;
+    reported.add(broken.operation);
+    onBrokenExample?.(broken);
+  }
+
+  /**
+   * The data of a JSON (or XML) answer: the first example that keeps to its schema; else, where
+   * examples break it, generated data (or the first as written, when they are to be served).
+   */
+  async function dataOf(
+    op: Operation,
+    status: number,
+    mediaType: string,
+    media: Record<string, unknown>,
+  ): Promise<{ value: unknown; source: AnswerSource }> {
+    const { schema } = media;
+    const candidates = examplesOf(media);
+    if (candidates.length === 0) {
+      const own = derefSchema(document, schema, '/response');
+      if (isRecord(own)) candidates.push(...examplesOf(own));
+      if (isRecord(own) && Array.isArray(own.examples) && own.examples.length > 0) {
+        candidates.push({ value: own.examples[0] });
       }
-      return { status, body: await generate(op, status, media.schema), source: 'generated' };
+    }
+    let broken: { value: unknown } | undefined;
+    for (const candidate of candidates) {
+      const value = withoutWriteOnly(document, schema, candidate.value);
+      const [problem] = schema === undefined ? [] : check(schema, value);
+      if (problem === undefined) return { value, source: 'example' };
+      noteBroken({
+        operation: op.name,
+        status,
+        mediaType,
+        ...(candidate.name !== undefined && { example: candidate.name }),
+        problem,
+      });
+      broken ??= { value };
+    }
+    if (broken && brokenExamples === 'serve') {
+      return { value: broken.value, source: 'example; breaks-schema' };
+    }
+    const value = await generate(op, status, schema);
+    return { value, source: broken ? 'generated; example-breaks-schema' : 'generated' };
+  }
+
+  /** The body of an answer in its media type. */
+  async function bodyOf(
+    op: Operation,
+    status: number,
+    mediaType: string,
+    media: Record<string, unknown>,
+  ): Promise<{ body: unknown; source: AnswerSource }> {
+    const kind = kindOf(mediaType);
+    const schema = derefSchema(document, media.schema, '/response');
+    const textual = isRecord(schema) && schema.type === 'string';
+    if (kind === 'json') {
+      const { value, source } = await dataOf(op, status, mediaType, media);
+      return { body: value, source };
+    }
+    const [example] = examplesOf(media);
+    if (typeof example?.value === 'string' && kind !== 'binary') {
+      return { body: example.value, source: 'example' };
+    }
+    if (kind === 'binary' || (textual && sampleFile(mediaType))) {
+      const file = sampleFile(mediaType);
+      if (file) return { body: file, source: 'sample-file' };
+      if (typeof example?.value === 'string') {
+        return { body: Buffer.from(example.value), source: 'example' };
+      }
+      const bytes =
+        media.schema === undefined ? 'binary' : await generate(op, status, media.schema);
+      return {
+        body: Buffer.from(typeof bytes === 'string' ? bytes : JSON.stringify(bytes)),
+        source: 'generated',
+      };
+    }
+    const { value, source } =
+      media.schema === undefined && example === undefined
+        ? { value: '', source: 'generated' as const }
+        : await dataOf(op, status, mediaType, media);
+    if (kind === 'xml' && (isRecord(value) || Array.isArray(value))) {
+      return { body: toXml(document, media.schema, value), source };
+    }
+    if (kind === 'form' && isRecord(value)) {
+      const form = new URLSearchParams();
+      for (const [key, item] of Object.entries(value)) {
+        for (const one of Array.isArray(item) ? item : [item]) {
+          form.append(key, isRecord(one) ? JSON.stringify(one) : String(one));
+        }
+      }
+      return { body: form.toString(), source };
+    }
+    return { body: typeof value === 'string' ? value : JSON.stringify(value), source };
+  }
+
+  /** The documented headers of an answer, each with a value (its example, or generated). */
+  async function headersOf(
+    op: Operation,
+    status: number,
+    response: Record<string, unknown>,
+  ): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {};
+    const documented = isRecord(response.headers) ? response.headers : {};
+    for (const [name, header] of Object.entries(documented)) {
+      if (!isRecord(header) || !HEADER_NAME.test(name)) continue;
+      if (TRANSPORT_HEADERS.has(name.toLowerCase())) continue;
+      const carried = isRecord(header.content)
+        ? Object.values(header.content).find(isRecord)
+        : undefined;
+      const schema = header.schema ?? carried?.schema;
+      const [example] = examplesOf(header).filter(
+        (candidate) => schema === undefined || check(schema, candidate.value).length === 0,
+      );
+      const value =
+        example !== undefined
+          ? example.value
+          : schema === undefined
+            ? ''
+            : await generate(op, status, schema);
+      headers[name] = headerText(value);
+    }
+    const location = Object.keys(headers).find((name) => name.toLowerCase() === 'location');
+    if (status >= 300 && status < 400 && location === undefined) {
+      // A redirect goes somewhere: where the contract does not say, to the API's own root.
+      headers.Location = `${op.pathTemplate.slice(0, op.pathTemplate.length - op.pathKey.length)}/`;
+    }
+    return headers;
+  }
+
+  /** The documented answer of a status, and the media type to write it in. */
+  function documented(
+    op: Operation,
+    request: AnswerRequest,
+  ): { status: number; response: Record<string, unknown>; type?: string; written?: string } {
+    const responses = responsesOf(op);
+    const status = request.status ?? naturalStatusOf(responses);
+    if (status === undefined) {
+      // An operation documenting no answer at all (3.1 allows it): an empty success.
+      return { status: 204, response: {} };
+    }
+    const key = responseKeyOf(responses, status);
+    const response = key === undefined ? undefined : responses[key];
+    if (!isRecord(response)) throw new ContractAnswerError(op, `it documents no ${status} answer`);
+    const content = isRecord(response.content) ? Object.keys(response.content) : [];
+    if (content.length === 0) return { status, response };
+    const offered = [...new Set(content.map(concreteType))];
+    const picked = request.choose ? request.choose(offered) : offered[0];
+    if (picked === false) throw new NotAcceptableError(offered);
+    const type = picked ?? offered[0] ?? 'application/json';
+    const written = content.find((t) => concreteType(t) === type) ?? content[0] ?? type;
+    return { status, response, type, written };
+  }
+
+  async function build(op: Operation, request: AnswerRequest): Promise<ContractAnswer> {
+    const { status, response, type, written } = documented(op, request);
+    try {
+      const headers = await headersOf(op, status, response);
+      const content = isRecord(response.content) ? response.content : {};
+      const media = written === undefined ? undefined : content[written];
+      if (type === undefined || !isRecord(media)) {
+        return { status, mediaType: undefined, body: undefined, headers, source: 'example' };
+      }
+      const { body, source } = await bodyOf(op, status, type, media);
+      return { status, mediaType: type, body, headers, source };
     } catch (error) {
       if (error instanceof SchemaError) throw new ContractAnswerError(op, error.message);
       throw error;
@@ -192,12 +430,15 @@ export function createContractAnswers(
 
   /** The schema of an answer, if it has writeOnly properties to drop (looked up once). */
   function writeOnlySchemaOf(op: Operation, status: number): unknown {
-    const key = `${op.operationId} ${status}`;
+    const key = `${op.name} ${status}`;
     if (!writeOnlySchemas.has(key)) {
       let schema: unknown;
       try {
-        const { media } = documentedAnswer(document, op, status);
-        schema = media && reachesWriteOnly(document, media.schema) ? media.schema : undefined;
+        const { response, written } = documented(op, { status });
+        const content = isRecord(response.content) ? response.content : {};
+        const media = written === undefined ? undefined : content[written];
+        schema =
+          isRecord(media) && reachesWriteOnly(document, media.schema) ? media.schema : undefined;
       } catch {
         // An answer the contract does not document: the validator says so.
         schema = undefined;
@@ -207,21 +448,83 @@ export function createContractAnswers(
     return writeOnlySchemas.get(key);
   }
 
+  let scanned = false;
+  /** Every JSON example of every documented answer, checked once. */
+  function scanExamples(): void {
+    if (scanned) return;
+    scanned = true;
+    for (const [path, item] of Object.entries(document.paths)) {
+      if (!isRecord(item)) continue;
+      for (const [method, operation] of Object.entries(item)) {
+        if (!isRecord(operation) || !isRecord(operation.responses)) continue;
+        const name =
+          typeof operation.operationId === 'string' && operation.operationId !== ''
+            ? operation.operationId
+            : `${method.toUpperCase()} ${path}`;
+        for (const [key, response] of Object.entries(operation.responses)) {
+          const status = Number(key);
+          if (!isRecord(response) || !isRecord(response.content) || !Number.isInteger(status)) {
+            continue;
+          }
+          for (const [mediaType, media] of Object.entries(response.content)) {
+            if (!isRecord(media) || kindOf(mediaType) !== 'json' || media.schema === undefined) {
+              continue;
+            }
+            for (const example of examplesOf(media)) {
+              let problem: string | undefined;
+              try {
+                [problem] = check(
+                  media.schema,
+                  withoutWriteOnly(document, media.schema, example.value),
+                );
+              } catch (error) {
+                problem = error instanceof Error ? error.message : String(error);
+              }
+              if (problem === undefined) continue;
+              const broken: BrokenExample = {
+                operation: name,
+                status,
+                mediaType,
+                ...(example.name !== undefined && { example: example.name }),
+                problem,
+              };
+              const key = `${name} ${status} ${mediaType} ${example.name ?? ''}`;
+              if (!found.has(key)) found.set(key, broken);
+            }
+          }
+        }
+      }
+    }
+  }
+
   return {
-    answer: async (op, status) => {
-      const key = `${op.operationId} ${status ?? 'success'}`;
+    answer: async (op, request = {}) => {
+      const { type } = documented(op, request);
+      const key = `${op.name} ${request.status ?? 'natural'} ${type ?? ''}`;
       let answer = answers.get(key);
       if (!answer) {
-        answer = build(op, status);
+        answer = build(op, request);
         answers.set(key, answer);
       }
       const { body, ...rest } = await answer;
       // Each request gets its own copy of the cached body.
-      return { ...rest, body: structuredClone(body) };
+      return { ...rest, body: Buffer.isBuffer(body) ? body : structuredClone(body) };
+    },
+    mediaTypesOf: (op) => {
+      const responses = responsesOf(op);
+      const status = naturalStatusOf(responses);
+      const key = status === undefined ? undefined : responseKeyOf(responses, status);
+      const response = key === undefined ? undefined : responses[key];
+      const content = isRecord(response) && isRecord(response.content) ? response.content : {};
+      return [...new Set(Object.keys(content).map(concreteType))];
     },
     withoutWriteOnly: (op, status, body) => {
       const schema = writeOnlySchemaOf(op, status);
       return schema === undefined ? body : withoutWriteOnly(document, schema, body);
+    },
+    brokenExamples: () => {
+      scanExamples();
+      return [...found.values()];
     },
   };
 }

@@ -1,16 +1,13 @@
 import { isRecord } from '../util/is-record.js';
+import { followRefs } from './json-pointer.js';
+import { essenceOf } from './media-types.js';
+import type { Operation } from './operation-index.js';
 import type { OpenApiDocument } from './openapi-document.js';
 
-/** Follows a `#/components/<kind>/<name>` reference of the document, once; other values as is. */
+/** What a local `$ref` (any JSON pointer, through other references) names; other values as is. */
 export function resolved(document: OpenApiDocument, value: unknown): unknown {
   if (!isRecord(value) || typeof value.$ref !== 'string') return value;
-  const [hash, components, kind, name] = value.$ref.split('/');
-  if (hash !== '#' || components !== 'components' || kind === undefined || name === undefined) {
-    return value;
-  }
-  const all: unknown = document.components;
-  const group = isRecord(all) ? all[kind] : undefined;
-  return isRecord(group) ? group[name] : undefined;
+  return followRefs(document, value)?.value;
 }
 
 /** The schema of the `application/json` content of a request body or response, if any. */
@@ -56,4 +53,40 @@ export function parametersOf(
     }
   }
   return [...byKey.values()];
+}
+
+/** Whether a documented media type (`application/json`, `image/*`, `*\/*`) takes a sent one. */
+export function mediaTypeTakes(documented: string, sent: string): boolean {
+  const [type = '', subtype = ''] = essenceOf(documented).split('/');
+  const [sentType = '', sentSubtype = ''] = essenceOf(sent).split('/');
+  return (type === '*' || type === sentType) && (subtype === '*' || subtype === sentSubtype);
+}
+
+/** The documented media type of an operation's request body that takes a sent one, if any. */
+export function requestMediaOf(
+  op: Pick<Operation, 'requestBody'>,
+  sent: string,
+): string | undefined {
+  const types = op.requestBody?.mediaTypes ?? [];
+  // An exact type before a range that also takes it.
+  return (
+    types.find((type) => essenceOf(type) === essenceOf(sent)) ??
+    types.find((type) => mediaTypeTakes(type, sent))
+  );
+}
+
+/** The schema and encoding of an operation's request body in a media type (undefined where it has none). */
+export function mediaSchemaOf(
+  document: OpenApiDocument,
+  op: Pick<Operation, 'pathKey' | 'method' | 'requestBody'>,
+  sent: string,
+): { readonly schema: unknown; readonly encoding: Readonly<Record<string, unknown>> } {
+  const type = requestMediaOf(op, sent);
+  const body = resolved(document, operationObject(document, op.pathKey, op.method)?.requestBody);
+  const content = isRecord(body) && isRecord(body.content) ? body.content : {};
+  const media = type === undefined ? undefined : content[type];
+  return {
+    schema: isRecord(media) ? media.schema : undefined,
+    encoding: isRecord(media) && isRecord(media.encoding) ? media.encoding : {},
+  };
 }

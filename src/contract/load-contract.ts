@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { errorMessage } from '../util/error-message.js';
-import { parseYaml } from '../util/parse-yaml.js';
 import { isRecord } from '../util/is-record.js';
-import { FileError, parseLocated } from '../util/located-file.js';
+import { FileError } from '../util/located-file.js';
+import { bundleFiles } from './bundle-files.js';
 import { checkOpenApi } from './check-openapi.js';
+import { readContractFile } from './contract-text.js';
+import { pointerOf } from './json-pointer.js';
+import { normalizeDocument } from './normalize-document.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 import { createOperationIndex, type Operation, type OperationIndex } from './operation-index.js';
 import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
@@ -11,68 +13,80 @@ import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
 /** A loaded contract: the document, its operations, and checks of data against its schemas. */
 export interface Contract {
   readonly path: string;
+  /** Every file it was read from: its own, then those its `$ref`s name. */
+  readonly files: readonly string[];
+  /**
+   * The document in the one shape the mock reads (normalize-document.ts): references to
+   * anything but schemas followed, schema references naming components, files beside it
+   * brought in. Its examples are there.
+   */
   readonly document: OpenApiDocument;
+  /** The same document without examples and extensions in its schemas: what validators compile. */
+  readonly validatorDocument: OpenApiDocument;
   readonly operations: OperationIndex;
+  /** Whether the contract has a component schema of that name (e.g. `Pet`). */
+  readonly hasSchema: (name: string) => boolean;
   /** A check against a component schema, e.g. `Pet` (fixtures, the --db file). */
   readonly checkSchema: (name: string) => SchemaCheck;
   /** A check against an operation's documented answer (scenario bodies); see SchemaChecks. */
   readonly checkAnswer: (op: Operation, status: number) => SchemaCheck | undefined;
 }
 
-/**
- * A document checked as a user's contract: parsed with positions, its outline and references
- * (check-openapi.ts) and its component schemas (compiled) checked, each problem a FileError at its
- * line and column.
- */
-function checkedDocument(path: string, text: string): OpenApiDocument {
-  const located = parseLocated(path, text);
-  const [problem] = checkOpenApi(located.value);
-  if (problem) throw new FileError(path, problem.message, located.positionOf(problem.path));
-  const document = located.value;
-  if (!isOpenApiDocument(document)) throw new FileError(path, 'not an OpenAPI 3.0 or 3.1 document');
-  const checks = createSchemaChecks(document);
-  const schemas = isRecord(document.components?.schemas) ? document.components.schemas : {};
-  for (const name of Object.keys(schemas)) {
-    try {
-      checks.component(name);
-    } catch (error) {
-      const at = located.positionOf(['components', 'schemas', name]);
-      throw new FileError(path, `schema ${name}: ${errorMessage(error)}`, at);
-    }
-  }
-  return document;
+function openApiDocument(path: string, value: unknown): OpenApiDocument {
+  if (!isOpenApiDocument(value)) throw new FileError(path, 'not an OpenAPI 3.0 or 3.1 document');
+  return value;
 }
 
 /**
- * Reads and indexes an OpenAPI document; throws a message naming the file if it is unusable.
- * `checked`: the document is a user's (--contract, or an edit being reloaded), checked whole
- * with the line and column of its first problem; the packaged one is linted when it is built.
+ * Reads, brings together and indexes an OpenAPI document; throws a FileError naming the file
+ * (and, for a checked one, the line and column) if it is unusable. `checked`: the document is a
+ * user's (--contract, or an edit being reloaded), checked whole: its outline and references
+ * (check-openapi.ts), then its component schemas, compiled; the packaged one is linted when it
+ * is built.
  */
 export function loadContract(path: string, { checked = false } = {}): Contract {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new FileError(path, `cannot read the contract: ${errorMessage(error)}`);
-  }
-  let document: OpenApiDocument;
+  const file = readContractFile(path);
+  const bundled = bundleFiles(file);
   if (checked) {
-    document = checkedDocument(path, text);
-  } else {
-    let parsed: unknown;
-    try {
-      parsed = parseYaml(text);
-    } catch (error) {
-      throw new Error(`cannot read the contract ${path}: ${errorMessage(error)}`);
+    const [problem] = checkOpenApi(bundled.value);
+    if (problem) {
+      const { file: at, position } = bundled.where(problem.path);
+      // A reference is named as its file wrote it, not as the bundle rewrote it.
+      const written = bundled.writtenRefs.get(pointerOf(problem.path));
+      const message = written
+        ? problem.message.replace(/^\$ref \S+/, `$ref ${written}`)
+        : problem.message;
+      throw new FileError(at, message, position);
     }
-    if (!isOpenApiDocument(parsed)) throw new Error(`${path} is not an OpenAPI 3.0 document`);
-    document = parsed;
   }
-  const checks = createSchemaChecks(document);
+  const document = openApiDocument(path, normalizeDocument(bundled.value));
+  let validatorDocument: OpenApiDocument | undefined;
+  const forValidator = (): OpenApiDocument =>
+    (validatorDocument ??= openApiDocument(
+      path,
+      normalizeDocument(document, { annotations: 'drop' }),
+    ));
+  const checks = createSchemaChecks(forValidator);
+  const schemas = isRecord(document.components?.schemas) ? document.components.schemas : {};
+  if (checked) {
+    for (const name of Object.keys(schemas)) {
+      try {
+        checks.component(name);
+      } catch (error) {
+        const where = bundled.where(['components', 'schemas', name]);
+        throw new FileError(where.file, `schema ${name}: ${errorMessage(error)}`, where.position);
+      }
+    }
+  }
   return {
     path,
+    files: [path, ...bundled.files],
     document,
+    get validatorDocument() {
+      return forValidator();
+    },
     operations: createOperationIndex(document),
+    hasSchema: (name) => Object.hasOwn(schemas, name),
     checkSchema: (name) => checks.component(name),
     checkAnswer: (op, status) => checks.answer(op, status),
   };

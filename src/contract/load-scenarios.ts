@@ -1,14 +1,23 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Contract } from './load-contract.js';
-import type { Operation } from './operation-index.js';
+import { documentedStatuses, documentsStatus, type Operation } from './operation-index.js';
 import { isRecord } from '../util/is-record.js';
 import { errorMessage } from '../util/error-message.js';
 import { parseYaml } from '../util/parse-yaml.js';
 import { FileError, parseLocated, type PathStep, type Position } from '../util/located-file.js';
 import { MAX_DELAY_MS, type Delay, type Fault, type Rule, type Scenario } from './scenario.js';
 
-const RULE_KEYS = new Set(['operations', 'delay', 'fault', 'status', 'code', 'message', 'body']);
+const RULE_KEYS = new Set([
+  'operations',
+  'delay',
+  'fault',
+  'chance',
+  'status',
+  'code',
+  'message',
+  'body',
+]);
 const SCENARIO_KEYS = new Set(['name', 'description', 'rules']);
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
@@ -19,6 +28,20 @@ export class ScenarioError extends FileError {
 
 /** A rule that cannot be used; its file and place are added where the rule is read. */
 class RuleError extends Error {}
+
+/** How a scenario file is read against a contract. */
+interface ReadOptions {
+  /**
+   * A scenario shipped with the mock (the Pet Store's): its rules apply where the contract has
+   * what they name, and are left out elsewhere. A user's own file is refused instead.
+   */
+  readonly builtIn?: boolean;
+}
+
+/** Whether the mock may force this status on an operation: documented, or a secured one's 401. */
+export function canForce(op: Operation, status: number): boolean {
+  return documentsStatus(op, status) || (status === 401 && op.security.length > 0);
+}
 
 function delayOf(value: unknown, where: string): Delay {
   const isMs = (n: unknown): n is number =>
@@ -32,24 +55,39 @@ function delayOf(value: unknown, where: string): Delay {
   );
 }
 
+function chanceOf(value: unknown, where: string): number {
+  if (typeof value === 'number' && value > 0 && value <= 1) return value;
+  throw new RuleError(`${where}: chance must be a number above 0 and at most 1`);
+}
+
 function faultOf(value: unknown, where: string): Fault {
   if (value === 'reset' || value === 'close') return value;
   throw new RuleError(`${where}: fault must be "reset" or "close"`);
 }
 
-function operationsOf(value: unknown, where: string, contract: Contract): Rule['operations'] {
+function operationsOf(
+  value: unknown,
+  where: string,
+  contract: Contract,
+  { builtIn = false }: ReadOptions,
+): Rule['operations'] {
   if (value === 'all') return 'all';
-  const ids = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string')) {
-    throw new RuleError(`${where}: operations must be "all", an operationId or a list of them`);
+  const names = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
+    throw new RuleError(
+      `${where}: operations must be "all", an operation (operationId, or "GET /path") or a list of them`,
+    );
   }
-  for (const id of ids) {
-    if (!contract.operations.byId(id)) {
-      const known = contract.operations.operations.map((op) => op.operationId).join(', ');
-      throw new RuleError(`${where}: unknown operation "${id}" (the contract has ${known})`);
+  const found: string[] = [];
+  for (const name of names) {
+    const op = contract.operations.find(name);
+    if (op) found.push(op.name);
+    else if (!builtIn) {
+      const known = contract.operations.operations.map((o) => o.name).join(', ');
+      throw new RuleError(`${where}: unknown operation "${name}" (the contract has ${known})`);
     }
   }
-  return ids;
+  return found;
 }
 
 function matchedOperations(
@@ -58,7 +96,7 @@ function matchedOperations(
 ): readonly Operation[] {
   return operations === 'all'
     ? contract.operations.operations
-    : operations.flatMap((id) => contract.operations.byId(id) ?? []);
+    : operations.flatMap((name) => contract.operations.byName(name) ?? []);
 }
 
 /** A status is usable only if every matched operation documents it. */
@@ -72,9 +110,9 @@ function checkStatus(
     throw new RuleError(`${where}: status must be an HTTP status code`);
   }
   for (const op of matchedOperations(operations, contract)) {
-    if (!op.statuses.includes(status)) {
+    if (!canForce(op, status)) {
       throw new RuleError(
-        `${where}: status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(', ')})`,
+        `${where}: status ${status} is not documented for ${op.name} (documented: ${documentedStatuses(op)})`,
       );
     }
   }
@@ -98,20 +136,46 @@ function checkBody(
     const problems = check ? check(body) : [`/response: status ${status} documents no JSON body`];
     if (problems.length > 0) {
       throw new RuleError(
-        `${where}: body does not match the ${status} answer of ${op.operationId}: ${problems.join('; ')}`,
+        `${where}: body does not match the ${status} answer of ${op.name}: ${problems.join('; ')}`,
       );
     }
   }
+}
+
+/**
+ * A built-in rule cut to the operations of the contract it can apply to: those that can be forced
+ * its status and take its body. Undefined when none can.
+ */
+function fittedRule(
+  value: Record<string, unknown>,
+  where: string,
+  contract: Contract,
+): Rule | undefined {
+  const named = operationsOf(value.operations, where, contract, { builtIn: true });
+  const status = value.status;
+  const fits = (op: Operation): boolean => {
+    if (typeof status !== 'number') return true;
+    if (!canForce(op, status)) return false;
+    if (value.body === undefined) return true;
+    const check = contract.checkAnswer(op, status);
+    return check !== undefined && check(value.body).length === 0;
+  };
+  const operations = matchedOperations(named, contract)
+    .filter(fits)
+    .map((op) => op.name);
+  if (operations.length === 0) return undefined;
+  return ruleOf({ ...value, operations }, where, contract);
 }
 
 function ruleOf(value: unknown, where: string, contract: Contract): Rule {
   if (!isRecord(value)) throw new RuleError(`${where}: a rule must be a mapping`);
   const unknown = Object.keys(value).filter((key) => !RULE_KEYS.has(key));
   if (unknown.length > 0) throw new RuleError(`${where}: unknown key "${unknown.join('", "')}"`);
-  const operations = operationsOf(value.operations, where, contract);
+  const operations = operationsOf(value.operations, where, contract, {});
   const rule: { -readonly [K in keyof Rule]: Rule[K] } = { operations };
   if (value.delay !== undefined) rule.delay = delayOf(value.delay, where);
   if (value.fault !== undefined) rule.fault = faultOf(value.fault, where);
+  if (value.chance !== undefined) rule.chance = chanceOf(value.chance, where);
   if (value.status !== undefined)
     rule.status = checkStatus(value.status, operations, where, contract);
   if (value.fault !== undefined && value.status !== undefined) {
@@ -141,8 +205,28 @@ function ruleOf(value: unknown, where: string, contract: Contract): Rule {
   return rule;
 }
 
-/** Parses and checks one scenario file against the contract. */
-export function parseScenario(text: string, source: string, contract: Contract): Scenario {
+/**
+ * Parses and checks one scenario file against the contract. A built-in one keeps the rules that
+ * apply to the contract, and is undefined when none does.
+ */
+export function parseScenario(
+  text: string,
+  source: string,
+  contract: Contract,
+  options: ReadOptions & { builtIn: true },
+): Scenario | undefined;
+export function parseScenario(
+  text: string,
+  source: string,
+  contract: Contract,
+  options?: ReadOptions,
+): Scenario;
+export function parseScenario(
+  text: string,
+  source: string,
+  contract: Contract,
+  { builtIn = false }: ReadOptions = {},
+): Scenario | undefined {
   // Where a problem is written: the file is parsed again with positions, only once one is found.
   const refuse = (reason: string, path: readonly PathStep[]): ScenarioError => {
     let position: Position | undefined;
@@ -170,31 +254,57 @@ export function parseScenario(text: string, source: string, contract: Contract):
   if (!Array.isArray(parsed.rules) || parsed.rules.length === 0) {
     throw refuse('rules must be a non-empty list', ['rules']);
   }
-  const rules = parsed.rules.map((rule: unknown, index) => {
+  const rules = parsed.rules.flatMap((rule: unknown, index) => {
+    const where = `rule ${index + 1}`;
     try {
-      return ruleOf(rule, `rule ${index + 1}`, contract);
+      if (builtIn && isRecord(rule)) return fittedRule(rule, where, contract) ?? [];
+      return [ruleOf(rule, where, contract)];
     } catch (error) {
       if (error instanceof RuleError) throw refuse(error.message, ['rules', index]);
       throw error;
     }
   });
+  if (rules.length === 0) return undefined;
   return { name, description, rules, source };
 }
 
-/** Loads every `*.yaml` file of a folder; throws on the first bad file or duplicate name. */
-export function loadScenarios(dir: string, contract: Contract): ReadonlyMap<string, Scenario> {
-  let files: string[];
+/** A folder of scenario files, and how its files are read. */
+export interface ScenarioFolder extends ReadOptions {
+  readonly dir: string;
+}
+
+/** The `*.yaml` and `*.yml` files of a folder, sorted; a folder that cannot be read throws. */
+function scenarioFiles(dir: string): string[] {
   try {
-    files = readdirSync(dir)
+    return readdirSync(dir)
       .filter((file) => /\.ya?ml$/.test(file))
       .sort();
   } catch (error) {
     throw new ScenarioError(dir, `cannot read the scenarios folder: ${errorMessage(error)}`);
   }
+}
+
+/**
+ * Loads every `*.yaml` file of the folders, in order: a file of the same name in a later folder
+ * takes the place of an earlier one's. Throws on the first bad file or on two scenarios of the
+ * same name. A built-in scenario that applies to nothing of the contract is left out.
+ */
+export function loadScenarioFolders(
+  folders: readonly ScenarioFolder[],
+  contract: Contract,
+): ReadonlyMap<string, Scenario> {
+  const byFile = new Map<string, { source: string; builtIn: boolean }>();
+  for (const { dir, builtIn = false } of folders) {
+    for (const file of scenarioFiles(dir)) byFile.set(file, { source: join(dir, file), builtIn });
+  }
   const scenarios = new Map<string, Scenario>();
-  for (const file of files) {
-    const source = join(dir, file);
-    const scenario = parseScenario(readFileSync(source, 'utf8'), source, contract);
+  for (const file of [...byFile.keys()].sort()) {
+    const { source, builtIn } = byFile.get(file) ?? { source: file, builtIn: false };
+    const text = readFileSync(source, 'utf8');
+    const scenario = builtIn
+      ? parseScenario(text, source, contract, { builtIn })
+      : parseScenario(text, source, contract);
+    if (!scenario) continue;
     const earlier = scenarios.get(scenario.name);
     if (earlier) {
       throw new ScenarioError(
@@ -205,4 +315,13 @@ export function loadScenarios(dir: string, contract: Contract): ReadonlyMap<stri
     scenarios.set(scenario.name, scenario);
   }
   return scenarios;
+}
+
+/** Loads every `*.yaml` file of one folder; throws on the first bad file or duplicate name. */
+export function loadScenarios(
+  dir: string,
+  contract: Contract,
+  options: ReadOptions = {},
+): ReadonlyMap<string, Scenario> {
+  return loadScenarioFolders([{ dir, ...options }], contract);
 }

@@ -16,6 +16,8 @@ export interface OpenApiDocument {
   readonly paths: Readonly<Record<string, unknown>>;
   readonly servers?: readonly OpenApiServer[];
   readonly components?: Readonly<Record<string, unknown>>;
+  /** Who may call every operation that says nothing of its own. */
+  readonly security?: unknown;
 }
 
 function isServer(value: unknown): value is OpenApiServer {

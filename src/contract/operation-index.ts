@@ -1,10 +1,17 @@
-import { jsonSchemaOf, parametersOf, resolved } from './document-parts.js';
+import { parametersOf } from './document-parts.js';
 import { isRecord } from '../util/is-record.js';
 import type { OpenApiDocument } from './openapi-document.js';
+import { sameSecurity, securityOf, securitySchemesOf, type Security } from './security.js';
 
 /** One operation of a contract, as routing and scenarios need to know it. */
 export interface Operation {
-  readonly operationId: string;
+  /**
+   * How the mock names it (journal, coverage, scenarios, the console): its operationId, or
+   * `GET /pets/{petId}` (its method and path template) where it has none.
+   */
+  readonly name: string;
+  /** Its operationId, if the contract gives one. */
+  readonly operationId: string | undefined;
   readonly method: string;
   /** The full path template, base path included, e.g. `/v1/pets/{petId}`. */
   readonly pathTemplate: string;
@@ -12,11 +19,30 @@ export interface Operation {
   readonly pathKey: string;
   /** The statuses the contract documents for this operation, e.g. `[200, 401]`. */
   readonly statuses: readonly number[];
+  /** Its answers documented for a range or for any status: `4XX`, `default`. */
+  readonly statusRanges: readonly string[];
   /** Query parameters whose schema is an integer, e.g. `['limit']`. */
   readonly integerQueryParameters: readonly string[];
-  /** Its request body: the component schema named (e.g. `NewPet`; `body` if inline), required or not. */
-  readonly requestBody: { readonly schema: string; readonly required: boolean } | undefined;
+  /** Its request body: the media types it accepts, and whether it is required. */
+  readonly requestBody:
+    { readonly mediaTypes: readonly string[]; readonly required: boolean } | undefined;
+  /** Who may call it: its own `security`, else the document's. */
+  readonly security: Security;
   readonly deprecated: boolean;
+}
+
+/** Whether an operation documents an answer with this status: exactly, by its range, or `default`. */
+export function documentsStatus(op: Operation, status: number): boolean {
+  return (
+    op.statuses.includes(status) ||
+    op.statusRanges.includes(`${Math.floor(status / 100)}XX`) ||
+    op.statusRanges.includes('default')
+  );
+}
+
+/** The statuses an operation documents, in words: `200, 404, 4XX, default`. */
+export function documentedStatuses(op: Operation): string {
+  return [...op.statuses.map(String), ...op.statusRanges].join(', ');
 }
 
 /** What a request's method and path name in the contract. */
@@ -34,14 +60,23 @@ export interface OperationIndex {
   readonly basePath: string;
   readonly operations: readonly Operation[];
   /**
+   * Who may ask for what the contract does not have (a 404 or 405): the document's `security`,
+   * else the one all its operations share, else nobody need be anyone.
+   */
+  readonly unmatchedSecurity: Security;
+  /**
    * The operation and its path parameters, for a path below the base path (`/pets/1` for
    * `/v1/pets/1`); HEAD is answered as GET.
    */
   match(method: string, path: string): Match;
-  byId(operationId: string): Operation | undefined;
+  /** An operation by its name (operationId, or `GET /pets/{petId}`). */
+  byName(name: string): Operation | undefined;
+  /** An operation by its name, or by its method and path template (`get /pets/{petId}`). */
+  find(reference: string): Operation | undefined;
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const RANGE = /^[1-5]XX$/;
 
 /** A path template as a pattern whose groups capture the parameters, in order. */
 function templateToRegExp(template: string): RegExp {
@@ -56,6 +91,22 @@ function parameterNamesOf(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
 }
 
+/**
+ * How specific a template is, segment by segment (0 written out, 1 templated): OpenAPI matches
+ * `/pets/mine` before `/pets/{petId}`.
+ */
+function specificityOf(template: string): number[] {
+  return template.split('/').map((segment) => (segment.includes('{') ? 1 : 0));
+}
+
+function compareSpecificity(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const difference = (a[i] ?? 0) - (b[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}
+
 /** The base path of the document's first server, e.g. `/v1` for `{base_url}` defaulting to `https://petstore.invalid/v1`. */
 export function basePathOf(document: OpenApiDocument): string {
   const server = document.servers?.[0];
@@ -64,22 +115,19 @@ export function basePathOf(document: OpenApiDocument): string {
     /\{([^}]+)\}/g,
     (_match, name: string) => variables[name]?.default ?? '',
   );
-  return new URL(url, 'http://base.invalid').pathname.replace(/\/$/, '');
+  let pathname: string;
+  try {
+    pathname = new URL(url, 'http://base.invalid').pathname;
+  } catch {
+    pathname = '/';
+  }
+  return decodeURI(pathname).replace(/\/+$/, '');
 }
 
-const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
-
-/** The component schema named by a JSON body, following a `$ref` to the body itself. */
-function bodySchemaOf(document: OpenApiDocument, carrier: unknown): string | undefined {
-  const schema = jsonSchemaOf(document, carrier);
-  const ref = isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref : '';
-  return SCHEMA_REF.exec(ref)?.[1];
-}
-
-function requestBodyOf(document: OpenApiDocument, requestBody: unknown): Operation['requestBody'] {
-  const body = resolved(document, requestBody);
-  if (!isRecord(body)) return undefined;
-  return { schema: bodySchemaOf(document, body) ?? 'body', required: body.required === true };
+function requestBodyOf(requestBody: unknown): Operation['requestBody'] {
+  if (!isRecord(requestBody)) return undefined;
+  const content = isRecord(requestBody.content) ? requestBody.content : {};
+  return { mediaTypes: Object.keys(content), required: requestBody.required === true };
 }
 
 /** The names of an operation's query parameters whose schema is an integer. */
@@ -89,49 +137,72 @@ function integerQueryParametersOf(
   method: string,
 ): string[] {
   return parametersOf(document, path, method).flatMap((p) => {
-    const schema = resolved(document, p.schema);
+    const schema = p.schema;
     const integer = isRecord(schema) && schema.type === 'integer';
     return p.in === 'query' && integer && typeof p.name === 'string' ? [p.name] : [];
   });
 }
 
-/** Indexes the operations of a document under its base path. */
+/** Indexes the operations of a (normalized) document under its base path. */
 export function createOperationIndex(document: OpenApiDocument): OperationIndex {
   const basePath = basePathOf(document);
-  const entries: { operation: Operation; pattern: RegExp; names: string[] }[] = [];
+  const schemes = securitySchemesOf(document.components);
+  const documentSecurity = securityOf(document.security, schemes);
+  const entries: { operation: Operation; pattern: RegExp; names: string[]; rank: number[] }[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     if (!isRecord(item)) continue;
     for (const method of HTTP_METHODS) {
       const op = item[method];
-      if (!isRecord(op) || typeof op.operationId !== 'string') continue;
+      if (!isRecord(op)) continue;
       const responses = isRecord(op.responses) ? Object.keys(op.responses) : [];
-      const pathTemplate = `${basePath}${path}`;
+      const operationId =
+        typeof op.operationId === 'string' && op.operationId !== '' ? op.operationId : undefined;
       entries.push({
         pattern: templateToRegExp(path),
         names: parameterNamesOf(path),
+        rank: specificityOf(path),
         operation: {
-          operationId: op.operationId,
+          name: operationId ?? `${method.toUpperCase()} ${path}`,
+          operationId,
           method: method.toUpperCase(),
-          pathTemplate,
+          pathTemplate: `${basePath}${path}`,
           pathKey: path,
           statuses: responses.map(Number).filter(Number.isInteger),
-          requestBody: requestBodyOf(document, op.requestBody),
+          statusRanges: responses
+            .filter((key) => key === 'default' || RANGE.test(key.toUpperCase()))
+            .map((key) => (key === 'default' ? key : key.toUpperCase())),
+          requestBody: requestBodyOf(op.requestBody),
           integerQueryParameters: integerQueryParametersOf(document, path, method),
+          security: securityOf(op.security, schemes) ?? documentSecurity ?? [],
           deprecated: op.deprecated === true,
         },
       });
     }
   }
-  const byId = new Map(entries.map(({ operation }) => [operation.operationId, operation]));
+  const operations = entries.map(({ operation }) => operation);
+  // Matched most specific first; listed as the document writes them.
+  const ranked = [...entries].sort((a, b) => compareSpecificity(a.rank, b.rank));
+  const byName = new Map(operations.map((operation) => [operation.name, operation]));
+  const byRoute = new Map(operations.map((op) => [`${op.method} ${op.pathKey}`, op]));
+  const [first, ...others] = operations;
+  const shared =
+    first !== undefined && others.every((op) => sameSecurity(op.security, first.security))
+      ? first.security
+      : [];
   return {
     basePath,
-    operations: entries.map(({ operation }) => operation),
+    operations,
+    unmatchedSecurity: documentSecurity ?? shared,
     match: (method, path) => {
       const wanted = method === 'HEAD' ? 'GET' : method;
       const allowed: string[] = [];
-      for (const { operation, pattern, names } of entries) {
+      let template: string | undefined;
+      for (const { operation, pattern, names } of ranked) {
+        // The most specific template that matches the path decides; others are other resources.
+        if (template !== undefined && operation.pathKey !== template) continue;
         const found = pattern.exec(path);
         if (!found) continue;
+        template = operation.pathKey;
         if (operation.method !== wanted) {
           allowed.push(operation.method);
           continue;
@@ -144,6 +215,10 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
       if (allowed.includes('GET')) allowed.push('HEAD');
       return allowed.length > 0 ? { operation: undefined, allowed } : undefined;
     },
-    byId: (operationId) => byId.get(operationId),
+    byName: (name) => byName.get(name),
+    find: (reference) => {
+      const [method = '', ...path] = reference.trim().split(/\s+/);
+      return byName.get(reference) ?? byRoute.get(`${method.toUpperCase()} ${path.join(' ')}`);
+    },
   };
 }

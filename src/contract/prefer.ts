@@ -1,5 +1,5 @@
 import { Refusal } from '../util/refusal.js';
-import type { Operation } from './operation-index.js';
+import { documentedStatuses, type Operation } from './operation-index.js';
 import { quoteText } from '../util/quote-text.js';
 
 /** A `Prefer: code=` value that is not three digits. */
@@ -19,7 +19,7 @@ export class NotInContractError extends Refusal {
     super(
       422,
       'not_in_contract',
-      `The mock's control plane refused to force ${status}: the contract documents ${op.statuses.join(', ')} for ${op.operationId}.`,
+      `The mock's control plane refused to force ${status}: the contract documents ${documentedStatuses(op)} for ${op.name}.`,
     );
   }
 }

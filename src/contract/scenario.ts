@@ -12,10 +12,12 @@ export type Fault = 'reset' | 'close';
 
 /** One rule of a scenario: which operations it matches and what it does to them. */
 export interface Rule {
-  /** operationIds this rule matches; `all` for every operation of the contract. */
+  /** Names of the operations this rule matches (see Operation.name); `all` for every one. */
   readonly operations: readonly string[] | 'all';
   readonly delay?: Delay;
   readonly fault?: Fault;
+  /** The share of matching requests the rule applies to (drawn from the seed); all without. */
+  readonly chance?: number;
   /** A status the contract documents for every matched operation. */
   readonly status?: number;
   /** Error code and message of a forced error (defaults derive from the status). */
@@ -35,9 +37,9 @@ export interface Scenario {
 }
 
 /** The rule of a scenario that applies to an operation, if any. */
-export function ruleFor(scenario: Scenario, operationId: string): Rule | undefined {
+export function ruleFor(scenario: Scenario, operation: string): Rule | undefined {
   return scenario.rules.find(
-    (rule) => rule.operations === 'all' || rule.operations.includes(operationId),
+    (rule) => rule.operations === 'all' || rule.operations.includes(operation),
   );
 }
 

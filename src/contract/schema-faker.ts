@@ -106,6 +106,12 @@ export class SchemaFaker {
     private readonly document: OpenApiDocument,
     private readonly faker: Faker,
     private readonly matches: SchemaMatch,
+    /**
+     * How many objects and arrays deep optional properties and more than minItems items are
+     * generated; 0 writes the smallest value the schema allows (what is left when fuller values
+     * cannot be kept to, e.g. a required property its own schema marks writeOnly).
+     */
+    private readonly fullDepth = FULL_DEPTH,
   ) {}
 
   /** A value for the schema; `where` names its place in messages (`/response`). */
@@ -384,7 +390,7 @@ export class SchemaFaker {
     const item: unknown = m.items.length > 1 ? { allOf: m.items } : m.items[0];
     const prefix = m.prefixItems ?? [];
     const wanted =
-      depth >= FULL_DEPTH
+      depth >= this.fullDepth
         ? m.minItems
         : Math.max(m.minItems, 1) + this.faker.number.int({ min: 0, max: 1 });
     const count = Math.min(wanted, m.maxItems);
@@ -413,7 +419,7 @@ export class SchemaFaker {
 
   #object(m: Merged, where: string, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const full = depth < FULL_DEPTH;
+    const full = depth < this.fullDepth;
     const names = new Set([...m.properties.keys(), ...m.required, ...m.fixed.keys()]);
     for (const name of names) {
       const schemas = m.properties.get(name) ?? [];

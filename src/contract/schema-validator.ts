@@ -1,6 +1,6 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isRecord } from '../util/is-record.js';
-import { CONTRACT_ID, createContractAjv } from './contract-ajv.js';
+import { CONTRACT_ID, createContractAjv, type ContractAjv } from './contract-ajv.js';
 import { jsonSchemaOf, operationObject } from './document-parts.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { Operation } from './operation-index.js';
@@ -54,12 +54,12 @@ function toCheck(validate: ValidateFunction, prefix: string): SchemaCheck {
 }
 
 /**
- * Compiles checks of the document's schemas. The Ajv is built on the first check asked for (the
- * admin document never asks).
+ * Compiles checks of the document's schemas (a document without examples: see Contract). The
+ * document and the Ajv are made on the first check asked for (the admin document never asks).
  */
-export function createSchemaChecks(document: OpenApiDocument): SchemaChecks {
-  let ajv: Ajv | undefined;
-  const ajvOf = (): Ajv => (ajv ??= createContractAjv(document));
+export function createSchemaChecks(documentOf: () => OpenApiDocument): SchemaChecks {
+  let ajv: ContractAjv | undefined;
+  const ajvOf = (): ContractAjv => (ajv ??= createContractAjv(documentOf()));
   return {
     component: (name) => {
       const validate = ajvOf().getSchema(`${CONTRACT_ID}#/components/schemas/${name}`);
@@ -67,6 +67,7 @@ export function createSchemaChecks(document: OpenApiDocument): SchemaChecks {
       return toCheck(validate, '');
     },
     answer: (op, status) => {
+      const document = documentOf();
       const operation = operationObject(document, op.pathKey, op.method);
       const responses = isRecord(operation?.responses) ? operation.responses : {};
       const key = responseKeyOf(responses, status);

@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { middleware } from 'express-openapi-validator';
+import { unknownFormatsOf } from './contract-ajv.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 
 /** A document as express-openapi-validator types it (from its public `middleware` signature). */
@@ -64,6 +65,8 @@ export function createContractValidator(
     validateApiSpec: false,
     // No multipart body in either document.
     fileUploader: false,
+    // Formats the contract names that no standard defines are annotations: accepted as they are.
+    formats: Object.fromEntries(unknownFormatsOf(document).map((name) => [name, true])),
   });
 }
 

@@ -9,6 +9,17 @@ import { toHttpError } from './to-http-error.js';
 /** Told of each refusal once it is answered (the pet API journals why a request was refused). */
 export type RefusalListener = (req: Request, refusal: HttpError) => void;
 
+/** An answer other than the Error body for a refusal (the contract's own error shape), if any. */
+export type RefusalShaper = (req: Request, refusal: HttpError) => Promise<ShapedAnswer | undefined>;
+
+/** An error answer already written in a contract's shape: status, headers, and a body if any. */
+export interface ShapedAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The Content-Type and bytes of the body; undefined for none. */
+  readonly body: { readonly type: string; readonly bytes: Buffer } | undefined;
+}
+
 /** The JSON 404 for any path that nothing else answers. */
 export const answerNotFound: RequestHandler = function answerNotFound(req, _res, next) {
   const path = req.originalUrl.split('?', 1)[0] ?? '';
@@ -23,8 +34,9 @@ export function handleErrors(
   logger: Logger,
   bodyLimit: string,
   onRefused: RefusalListener,
+  shape?: RefusalShaper,
 ): ErrorRequestHandler {
-  return function handleError(error: unknown, req: Request, res: Response, _next) {
+  return async function handleError(error: unknown, req: Request, res: Response, _next) {
     const httpError = toHttpError(error, {
       method: req.method,
       path: req.originalUrl.split('?', 1)[0] ?? '',
@@ -44,10 +56,30 @@ export function handleErrors(
       req.socket.destroy();
       return;
     }
-    // Sent past the response validation on purpose: the body is built to the Error schema in one
-    // place (HttpError), and some statuses here are PRODUCT.md decisions the contract cannot list
-    // (400 on listPets, 405, 413), which the validator would turn into a 500.
-    sendJsonText(res, httpError.status, JSON.stringify(httpError.toBody()), httpError.headers);
+    let shaped: ShapedAnswer | undefined;
+    try {
+      shaped = await shape?.(req, httpError);
+    } catch (failure) {
+      logger.error({ err: failure, requestId }, "the contract's error answer could not be written");
+    }
+    // The client may have gone while the shape was written.
+    if (res.writableEnded || res.destroyed) return;
+    if (shaped) {
+      res.statusCode = shaped.status;
+      for (const [name, value] of Object.entries({ ...httpError.headers, ...shaped.headers })) {
+        res.setHeader(name, value);
+      }
+      if (shaped.body) {
+        res.setHeader('Content-Type', shaped.body.type);
+        res.setHeader('Content-Length', shaped.body.bytes.length);
+      }
+      res.end(shaped.body?.bytes);
+    } else {
+      // Sent past the response validation on purpose: the body is built to the Error schema in
+      // one place (HttpError), and some statuses here are PRODUCT.md decisions the contract
+      // cannot list (400 on listPets, 405, 413), which the validator would turn into a 500.
+      sendJsonText(res, httpError.status, JSON.stringify(httpError.toBody()), httpError.headers);
+    }
     onRefused(req, httpError);
   };
 }

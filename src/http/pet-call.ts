@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { Match, OperationIndex } from '../contract/operation-index.js';
 import { splitTarget } from './request-parts.js';
 import type { SessionId } from '../state/mock-state.js';
+import type { AnswerSource } from '../contract/contract-answers.js';
 
 /** One pet API request as its steps learn about it, for the later steps and the journal. */
 export interface PetCall {
@@ -27,6 +28,8 @@ export interface PetCall {
   forcedBy?: string;
   /** A forced success status left to the handler to answer (a body of the contract's for it). */
   forcedStatus?: number;
+  /** Where an answer taken from the contract came from (X-Mock-Answer). */
+  answerSource?: AnswerSource;
   /** The problems the request was refused for. */
   validationErrors?: readonly string[];
   /** Proxy mode: what the real service answered (coverage reads it with the status sent). */

@@ -140,17 +140,14 @@ export function notAcceptable(): HttpError {
 }
 
 /**
- * The 400 for a body that is missing or not JSON where the operation wants one: the status the
- * contract documents, where express-openapi-validator says 415.
+ * The validator's 415, for a body it cannot take: the body-type step (checkBodyType) refuses
+ * what the contract does not document before the validator runs, so this is what is left.
  */
-function unsupportedBody(hasBody: boolean, contentType: string | undefined): HttpError {
-  if (!hasBody) {
-    return new HttpError(400, 'bad_request', 'The request body is required: a JSON object.');
-  }
+function unsupportedBody(contentType: string | undefined): HttpError {
   return new HttpError(
-    400,
+    415,
     'unsupported_media_type',
-    `The body must be application/json, not ${quoteText(contentType ?? 'none')}.`,
+    `The body's media type ${quoteText(contentType ?? 'none')} is not one the operation takes.`,
   );
 }
 
@@ -174,7 +171,7 @@ function fromValidator(error: Error, request: FailedRequest): HttpError | undefi
   if (error instanceof validatorErrors.NotAcceptable) return notAcceptable();
   if (error instanceof validatorErrors.RequestEntityTooLarge) return payloadTooLarge(request);
   if (error instanceof validatorErrors.UnsupportedMediaType) {
-    return unsupportedBody(request.hasBody, request.contentType);
+    return unsupportedBody(request.contentType);
   }
   if (error instanceof validatorErrors.InternalServerError) return responseViolation(items);
   return undefined;

@@ -109,7 +109,7 @@ export function createProxySteps(
       call.upstream = { status: answer.status, violations };
       try {
         if (proxy.strict && violations.length > 0) {
-          throw contractViolation(op.operationId, answer.status, violations);
+          throw contractViolation(op.name, answer.status, violations);
         }
         if (!json) {
           relayBytes(res, answer);
@@ -122,7 +122,7 @@ export function createProxySteps(
           proxy.recorder?.add(json.exact);
         }
       } finally {
-        report(res, call, op.operationId);
+        report(res, call, op.name);
       }
     },
 
@@ -137,7 +137,7 @@ export function createProxySteps(
       call.upstream = { status: upstream.status, violations };
       if (!proxy.strict) return true;
       restorers.get(req)?.();
-      const operationId = call.match?.operation?.operationId ?? call.path;
+      const operationId = call.match?.operation?.name ?? call.path;
       throw contractViolation(operationId, upstream.status, violations);
     },
   };

@@ -37,7 +37,7 @@ export function readUpstreamAnswer(answer: UpstreamAnswer, op: Operation): ReadA
   const { status, headers, body } = answer;
   if (!op.statuses.includes(status)) {
     return refused(
-      `/response status ${status} is not documented for ${op.operationId} (${op.statuses.join(', ')})`,
+      `/response status ${status} is not documented for ${op.name} (${op.statuses.join(', ')})`,
     );
   }
   const encoding = headers['content-encoding']?.trim().toLowerCase();

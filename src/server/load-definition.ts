@@ -1,19 +1,20 @@
 import type { DefinitionPart } from '../api/mock-control.js';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config/settings.js';
 import { loadContract, type Contract } from '../contract/load-contract.js';
-import { loadScenarios } from '../contract/load-scenarios.js';
+import { loadScenarioFolders, type ScenarioFolder } from '../contract/load-scenarios.js';
 import type { Scenario } from '../contract/scenario.js';
 import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
 import type { StoreData } from '../state/store-data.js';
 import { createHash } from 'node:crypto';
 import { FileError } from '../util/located-file.js';
-import { defaultContractPath } from '../util/paths.js';
+import { defaultContractPath, defaultFixturesPath, defaultScenariosDir } from '../util/paths.js';
+import { storeDataFrom } from '../state/store-data.js';
 
 /**
  * What the mock serves, read from files: the contract, the scenarios checked against it, and the
- * initial data checked against its Pet schema. One version of it serves every request that
+ * initial pets checked against its Pet schema (none for a contract without one). One version of it serves every request that
  * arrives while it is current; a reload makes a new one and swaps it whole.
  */
 export interface MockDefinition {
@@ -71,12 +72,56 @@ function folderDigest(dir: string): string {
   return digestOf(names.flatMap((name) => [name, textOf(join(dir, name))]));
 }
 
-/** What each part of the definition would read now, as digests. */
-export function currentDigests(config: Config): Record<DefinitionPart, string> {
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * The folders scenarios are read from, in order (a file of the same name in a later one wins):
+ * the built-in ones, `./scenarios` where the mock is started if there is one, and --scenarios-dir.
+ * A folder is read once, whichever way it is named.
+ */
+export function scenarioFoldersOf(
+  config: Pick<Config, 'scenariosDir'>,
+  cwd = process.cwd(),
+): ScenarioFolder[] {
+  const folders: ScenarioFolder[] = [{ dir: defaultScenariosDir, builtIn: true }];
+  const local = join(cwd, 'scenarios');
+  if (isFolder(local)) folders.push({ dir: local });
+  if (config.scenariosDir !== undefined) folders.push({ dir: config.scenariosDir });
+  const seen = new Set<string>();
+  return folders.filter(({ dir }) => {
+    const real = realPath(dir);
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  });
+}
+
+/**
+ * What each part of the definition would read now, as digests. `contractFiles`: the files the
+ * contract was last read from (its own, and those its references name).
+ */
+export function currentDigests(
+  config: Config,
+  contractFiles: readonly string[] = [config.contract],
+): Record<DefinitionPart, string> {
   const source = initialDataSource(config);
   return {
-    contract: digestOf([textOf(config.contract)]),
-    scenarios: folderDigest(config.scenariosDir),
+    contract: digestOf(contractFiles.map(textOf)),
+    scenarios: digestOf(scenarioFoldersOf(config).map(({ dir }) => folderDigest(dir))),
     fixtures:
       source.kind === 'fixtures'
         ? digestOf([textOf(source.path)])
@@ -90,32 +135,60 @@ export function currentDigests(config: Config): Record<DefinitionPart, string> {
  */
 export async function loadDefinition(
   config: Config,
-  { reload = false }: { reload?: boolean } = {},
+  { reload = false, contractFiles }: { reload?: boolean; contractFiles?: readonly string[] } = {},
 ): Promise<MockDefinition> {
   // Digests first: an edit landing while the files are read is then seen again by the next look.
-  const digests = currentDigests(config);
+  const digests = currentDigests(config, contractFiles);
   const checked = reload || config.contract !== defaultContractPath;
   const contract = loadContract(config.contract, { checked });
-  const scenarios = loadScenarios(config.scenariosDir, contract);
-  let checkPet;
-  try {
-    checkPet = contract.checkSchema('Pet');
-  } catch {
-    throw new FileError(
-      config.contract,
-      'the contract has no components.schemas.Pet, which the pets are kept and checked as',
-    );
+  // A contract now made of other files than were looked at is digested over its own.
+  if (contract.files.join('\n') !== (contractFiles ?? [config.contract]).join('\n')) {
+    digests.contract = currentDigests(config, contract.files).contract;
   }
+  const scenarios = loadScenarioFolders(scenarioFoldersOf(config), contract);
   const source = initialDataSource(config);
-  const initial = await loadInitialData(source, checkPet);
+  const pets = await initialPets(config, source, contract);
   return {
     contract,
     scenarios,
-    initial,
-    initialSource:
-      source.kind === 'fixtures'
-        ? `fixtures ${source.path}`
-        : `seed ${source.seed}, count ${source.count}`,
+    initial: pets.initial,
+    initialSource: pets.source,
     digests,
   };
+}
+
+/**
+ * The initial pets, checked against the contract's Pet schema. A contract without one keeps no
+ * pets; the packaged fixtures are the Pet Store's, and serve only a contract whose Pet schema
+ * takes them (a file given with --fixtures must fit, or the start stops naming it).
+ */
+async function initialPets(
+  config: Config,
+  source: InitialDataSource,
+  contract: Contract,
+): Promise<{ initial: StoreData; source: string }> {
+  const none = (why: string) => ({ initial: storeDataFrom([]), source: `no pets (${why})` });
+  if (!contract.hasSchema('Pet')) {
+    if (source.kind === 'fixtures' && source.path !== defaultFixturesPath) {
+      throw new FileError(
+        config.contract,
+        `--fixtures ${source.path}: the contract has no components.schemas.Pet to keep pets as`,
+      );
+    }
+    return none('the contract has no Pet schema');
+  }
+  const checkPet = contract.checkSchema('Pet');
+  const described =
+    source.kind === 'fixtures'
+      ? `fixtures ${source.path}`
+      : `seed ${source.seed}, count ${source.count}`;
+  if (source.kind === 'fixtures' && source.path === defaultFixturesPath) {
+    try {
+      return { initial: await loadInitialData(source, checkPet), source: described };
+    } catch (error) {
+      if (!(error instanceof FileError) || contract.path === defaultContractPath) throw error;
+      return none(`the packaged fixtures do not fit the contract's Pet schema: ${error.reason}`);
+    }
+  }
+  return { initial: await loadInitialData(source, checkPet), source: described };
 }

@@ -1,3 +1,4 @@
+import { petCheckOf } from '../state/check-pets.js';
 import type { Logger } from 'pino';
 import type { AppDeps } from '../api/app.js';
 import { ConfigError } from '../config/config-error.js';
@@ -57,7 +58,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
             { ...config, proxyTarget: config.proxyTarget },
             {
               basePath: contract.operations.basePath,
-              checkPet: contract.checkSchema('Pet'),
+              checkPet: petCheckOf(contract),
               logger,
             },
           );
@@ -89,6 +90,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
       apiKeys: config.apiKeys,
       corsOrigin: config.corsOrigin,
       defaultStatus: config.defaultStatus,
+      brokenExamples: config.brokenExamples,
       adminToken: config.adminToken,
       noAdmin: config.noAdmin,
       proxy,

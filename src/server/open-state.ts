@@ -1,3 +1,4 @@
+import { petCheckOf } from '../state/check-pets.js';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/settings.js';
@@ -79,7 +80,7 @@ export async function openState(
   const defaultStore = await openPetStore({
     initial,
     db: config.db,
-    checkPet: sources.contract.checkSchema('Pet'),
+    checkPet: petCheckOf(sources.contract),
     budget,
     warn: (message) => {
       logger.warn(message);

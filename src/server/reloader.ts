@@ -1,3 +1,4 @@
+import { petCheckOf } from '../state/check-pets.js';
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/settings.js';
@@ -42,7 +43,7 @@ async function keptPetsProblem(
 ): Promise<string | undefined> {
   if (!changed.includes('contract') && !changed.includes('fixtures')) return undefined;
   const stored = await state.storedPets();
-  const checkPet = next.contract.checkSchema('Pet');
+  const checkPet = petCheckOf(next.contract);
   const refused: string[] = [];
   let count = 0;
   for (const { session, pets } of stored) {
@@ -107,7 +108,7 @@ export class Reloader {
 
   /** Whether a part's files differ from what serves now. */
   changedParts(): DefinitionPart[] {
-    const now = currentDigests(this.#needs.config);
+    const now = currentDigests(this.#needs.config, this.#definition.contract.files);
     const parts: DefinitionPart[] = ['contract', 'scenarios', 'fixtures'];
     return parts.filter((part) => now[part] !== this.#definition.digests[part]);
   }
@@ -123,7 +124,10 @@ export class Reloader {
     const { config, state, logger } = this.#needs;
     let next: MockDefinition;
     try {
-      next = await loadDefinition(config, { reload: true });
+      next = await loadDefinition(config, {
+        reload: true,
+        contractFiles: this.#definition.contract.files,
+      });
     } catch (error) {
       throw this.#refuse(error);
     }

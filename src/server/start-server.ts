@@ -151,7 +151,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
   const url = `http://${host}:${address.port}`;
   let watcher: Watcher | undefined;
   if (config.watch) {
-    const paths = watchedPaths(config);
+    const paths = watchedPaths(config, reloader.definition.contract.files);
     watcher = watchFiles(paths, () => {
       // A failed reload is logged and shown by health; the last good version serves.
       reloader.reload().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { watch, statSync, readdirSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/settings.js';
+import { scenarioFoldersOf } from './load-definition.js';
 
 /** Watching files; close() stops it. */
 export interface Watcher {
@@ -19,10 +20,17 @@ export interface WatchOptions {
 const POLL_MS = 400;
 const DEBOUNCE_MS = 100;
 
-/** The files --watch looks at: the contract, the scenario folder, the fixtures file. */
-export function watchedPaths(config: Config): string[] {
+/**
+ * The files --watch looks at: the contract's (its own and those its references name), the
+ * scenario folders, the fixtures file.
+ */
+export function watchedPaths(config: Config, contractFiles: readonly string[]): string[] {
   const generated = config.seed !== undefined || config.count !== undefined;
-  return [config.contract, config.scenariosDir, ...(generated ? [] : [config.fixtures])];
+  return [
+    ...contractFiles,
+    ...scenarioFoldersOf(config).map(({ dir }) => dir),
+    ...(generated ? [] : [config.fixtures]),
+  ];
 }
 
 /** What a path is now, cheaply: its size and time, or its YAML files' for a folder. */

@@ -1,4 +1,5 @@
 import type { SchemaCheck } from '../contract/schema-validator.js';
+import type { Contract } from '../contract/load-contract.js';
 import { isRecord } from '../util/is-record.js';
 import { isInt64, type Int64 } from '../util/int64.js';
 import { validationView } from '../util/json-codec.js';
@@ -56,4 +57,14 @@ export function checkPets(value: unknown, source: string, checkPet: SchemaCheck)
     }
     return petFields(entry);
   });
+}
+
+/**
+ * The check pets are kept with: the contract's Pet schema; for a contract without one, a check
+ * no pet passes (it keeps none).
+ */
+export function petCheckOf(contract: Pick<Contract, 'hasSchema' | 'checkSchema'>): SchemaCheck {
+  return contract.hasSchema('Pet')
+    ? contract.checkSchema('Pet')
+    : () => ['the contract has no Pet schema to keep pets as'];
 }

@@ -67,7 +67,7 @@ export function reportCoverage(
   let covered = 0;
   let violations = 0;
   const reported = operations.map((op): OperationCoverage => {
-    const answered = tally?.statusesOf(op.operationId) ?? new Map<number, never>();
+    const answered = tally?.statusesOf(op.name) ?? new Map<number, never>();
     const statuses = new Set([...op.statuses, ...answered.keys()]);
     const entries = [...statuses].map((status): [string, StatusCoverage] => {
       const isDocumented = op.statuses.includes(status);
@@ -88,11 +88,11 @@ export function reportCoverage(
       ];
     });
     return {
-      operationId: op.operationId,
+      operationId: op.name,
       method: op.method,
       path: op.pathKey,
       statuses: Object.fromEntries(entries),
-      noAnswer: tally?.noAnswerOf(op.operationId) ?? 0,
+      noAnswer: tally?.noAnswerOf(op.name) ?? 0,
     };
   });
   const percent = Math.round(exactPercent({ documented, covered }));

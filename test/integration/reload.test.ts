@@ -14,6 +14,7 @@ import { createLogger } from '../../src/util/logger.js';
 import { isRecord } from '../../src/util/is-record.js';
 import { makeTmpDir, removeTmpDir } from '../helpers/tmp-dir.js';
 import { captureLogger } from '../helpers/test-app.js';
+import { defaultScenariosDir } from '../../src/util/paths.js';
 import { countsOf } from '../helpers/coverage-http.js';
 import { json, scriptedUpstream } from '../helpers/upstream.js';
 import {
@@ -260,11 +261,16 @@ describe('a broken edit never takes the mock down', () => {
 });
 
 describe('--watch at start', () => {
-  it('logs what it watches: the contract, the scenario folder, the fixtures', async () => {
+  it('logs what it watches: the contract, the scenario folders (built-in, then its own), the fixtures', async () => {
     const { logger, lines } = captureLogger();
     mock = await startMockServer({ ...files, watch: true, logger });
     const line = lines.find((entry) => Array.isArray(entry.watching));
-    expect(line?.watching).toEqual([files.contract, files.scenariosDir, files.fixtures]);
+    expect(line?.watching).toEqual([
+      files.contract,
+      defaultScenariosDir,
+      files.scenariosDir,
+      files.fixtures,
+    ]);
   });
 });
 
@@ -356,15 +362,23 @@ describe('proxy mode', () => {
 });
 
 describe('scenario switches across a reload', () => {
+  /** A scenario of the user's folder only (a built-in one of the same name would stay). */
+  const ownScenario = (): string => {
+    const path = join(files.scenariosDir, 'own-empty.yaml');
+    writeFileSync(path, 'rules:\n  - operations: listPets\n    status: 200\n    body: []\n');
+    return path;
+  };
+
   it('switches off a switch whose scenario file was deleted, and logs it', async () => {
+    const own = ownScenario();
     const { logger, lines } = captureLogger();
     mock = await startMockServer({ ...files, watch: true, logger });
-    await running().useScenario('empty-catalogue');
-    await running().useScenario('empty-catalogue', { session: 'worker-1' });
+    await running().useScenario('own-empty');
+    await running().useScenario('own-empty', { session: 'worker-1' });
     await running().useScenario('not-found', { session: 'worker-2' });
     expect(await (await pets('/pets')).json()).toEqual([]);
 
-    unlinkSync(join(files.scenariosDir, 'empty-catalogue.yaml'));
+    unlinkSync(own);
     await pollUntil('the switch off', async () => {
       const listing = await admin('/scenarios');
       return isRecord(listing.body) && listing.body.active === null ? true : undefined;
@@ -378,14 +392,15 @@ describe('scenario switches across a reload', () => {
       ]),
     );
     expect((await (await pets('/pets')).json()) as unknown[]).not.toHaveLength(0);
-    const warned = lines.filter((line) => String(line.msg).includes('empty-catalogue is gone'));
+    const warned = lines.filter((line) => String(line.msg).includes('own-empty is gone'));
     expect(warned).toHaveLength(2);
   });
 
   it('shows a --scenario whose file is gone as off, also after a reset brings its name back', async () => {
-    mock = await startMockServer({ ...files, watch: true, scenario: 'empty-catalogue' });
+    const own = ownScenario();
+    mock = await startMockServer({ ...files, watch: true, scenario: 'own-empty' });
     expect(await (await pets('/pets')).json()).toEqual([]);
-    unlinkSync(join(files.scenariosDir, 'empty-catalogue.yaml'));
+    unlinkSync(own);
     await pollUntil('the switch off', async () => {
       const listing = await admin('/scenarios');
       return isRecord(listing.body) && listing.body.active === null ? true : undefined;

@@ -8,11 +8,7 @@ import {
   type Config,
   type SettingName,
 } from '../../src/config/settings.js';
-import {
-  defaultContractPath,
-  defaultFixturesPath,
-  defaultScenariosDir,
-} from '../../src/util/paths.js';
+import { defaultContractPath, defaultFixturesPath } from '../../src/util/paths.js';
 
 /** The config of a command line that must run; fails the test on help/version. */
 function runConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
@@ -52,10 +48,11 @@ describe('loadConfig: defaults', () => {
       fixtures: defaultFixturesPath,
       apiKeys: [],
       defaultStatus: undefined,
+      brokenExamples: 'generate',
       logLevel: 'info',
       corsOrigin: [],
       scenario: undefined,
-      scenariosDir: defaultScenariosDir,
+      scenariosDir: undefined,
       maxSessions: 100,
       journalSize: 1000,
       journalBytes: 64 * MIB,
@@ -268,6 +265,15 @@ const OPTION_CASES: OptionCase[] = [
     flagValue: 'sold',
     fromEnv: { defaultStatus: 'pending' },
     fromFlag: { defaultStatus: 'sold' },
+  },
+  {
+    name: 'brokenExamples',
+    flag: 'broken-examples',
+    env: 'MOCK_BROKEN_EXAMPLES',
+    envValue: 'serve',
+    flagValue: 'generate',
+    fromEnv: { brokenExamples: 'serve' },
+    fromFlag: { brokenExamples: 'generate' },
   },
   {
     name: 'logLevel',

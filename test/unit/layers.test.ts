@@ -57,9 +57,11 @@ describe('layers: no folder of src/ imports a folder above it', () => {
   });
 
   it("imports nothing from a dependency's private dist/ path", () => {
+    // Ajv has no exports map: its README names `ajv/dist/2020` as the way to its 2020-12 draft.
+    const documented = new Set(['ajv/dist/2020.js']);
     const privatePaths = files.flatMap((file) =>
       importsOf(file)
-        .filter((spec) => !spec.startsWith('.') && spec.includes('/dist/'))
+        .filter((spec) => !spec.startsWith('.') && spec.includes('/dist/') && !documented.has(spec))
         .map((spec) => `${relative(SRC, file)}: ${spec}`),
     );
     expect(privatePaths).toEqual([]);

@@ -18,7 +18,7 @@ describe('loadContract', () => {
   it('reads and indexes the shipped contract', () => {
     const contract = loadContract(defaultContractPath);
     expect(contract.path).toBe(defaultContractPath);
-    expect(contract.operations.byId('listPets')?.method).toBe('GET');
+    expect(contract.operations.byName('listPets')?.method).toBe('GET');
     expect(contract.checkSchema('Pet')({ id: 1, name: 'Rex', categoryId: 2 })).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import { readUpstreamAnswer } from '../../src/proxy/read-answer.js';
 import type { UpstreamAnswer } from '../../src/proxy/upstream-client.js';
 import { contract } from '../helpers/test-app.js';
 
-const listPets = contract.operations.byId('listPets');
+const listPets = contract.operations.byName('listPets');
 if (!listPets) throw new Error('the contract has no listPets');
 
 function answer(status: number, body: string, type = 'application/json'): UpstreamAnswer {

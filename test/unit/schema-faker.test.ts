@@ -393,7 +393,7 @@ describe('withoutWriteOnly', () => {
 
 describe('createContractAnswers', () => {
   function operationOf(document: OpenApiDocument, id: string): Operation {
-    const op = createOperationIndex(document).byId(id);
+    const op = createOperationIndex(document).byName(id);
     if (!op) throw new Error(`no ${id}`);
     return op;
   }
@@ -437,7 +437,7 @@ describe('createContractAnswers', () => {
       },
     },
   };
-  const answers = createContractAnswers(document, { seed: 1 });
+  const answers = createContractAnswers({ document, validatorDocument: document }, { seed: 1 });
 
   it('a schema it cannot keep to is a ContractAnswerError (500) naming the operation and place', async () => {
     const answer = answers.answer(operationOf(document, 'broken'));
@@ -447,21 +447,29 @@ describe('createContractAnswers', () => {
     );
   });
 
-  it('an answer with no JSON content is refused, by name', async () => {
-    await expect(answers.answer(operationOf(document, 'text'))).rejects.toThrow(
-      /its 200 answer is text\/plain; the mock answers JSON only/,
-    );
+  it('answers text in the media type documented: a string generated from its schema', async () => {
+    expect(await answers.answer(operationOf(document, 'text'))).toEqual({
+      status: 200,
+      mediaType: 'text/plain',
+      body: expect.any(String) as unknown,
+      headers: {},
+      source: 'generated',
+    });
   });
 
   it('takes the lowest 2xx, from a +json media type too', async () => {
-    expect(await answers.answer(operationOf(document, 'vendor'), 201)).toEqual({
+    expect(await answers.answer(operationOf(document, 'vendor'), { status: 201 })).toEqual({
       status: 201,
+      mediaType: 'application/vnd.shop+json',
       body: [1],
+      headers: {},
       source: 'example',
     });
     expect(await answers.answer(operationOf(document, 'vendor'))).toEqual({
       status: 200,
+      mediaType: 'application/json',
       body: expect.any(Boolean) as unknown,
+      headers: {},
       source: 'generated',
     });
   });

@@ -2,7 +2,7 @@ import { createSchemaChecks } from '../../src/contract/schema-validator.js';
 import { contract } from '../helpers/test-app.js';
 
 describe('createSchemaChecks', () => {
-  const checks = createSchemaChecks(contract.document);
+  const checks = createSchemaChecks(() => contract.validatorDocument);
   const checkSchema = (name: string) => checks.component(name);
 
   it('accepts a value that matches the schema', () => {

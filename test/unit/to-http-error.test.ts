@@ -20,7 +20,7 @@ function mapped(error: unknown): { status: number; code: string; message: string
   return { status, code, message };
 }
 
-const listPets = contract.operations.byId('listPets');
+const listPets = contract.operations.byName('listPets');
 
 describe('toHttpError maps errors by their type, never by their text', () => {
   const refusals: readonly [code: string, make: () => Error][] = [
@@ -52,9 +52,9 @@ describe('toHttpError maps errors by their type, never by their text', () => {
     expect(message).toContain('200, 401');
   });
 
-  it("the validator's errors by class: 415 becomes the contract's 400", () => {
+  it("the validator's errors by class (its 415 left over from checkBodyType stays a 415)", () => {
     const unsupported = new validatorErrors.UnsupportedMediaType({ path: '/body', message: 'no' });
-    expect(mapped(unsupported)).toMatchObject({ status: 400, code: 'unsupported_media_type' });
+    expect(mapped(unsupported)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
     const tooLarge = new validatorErrors.RequestEntityTooLarge({ path: '/body', message: 'no' });
     expect(mapped(tooLarge)).toMatchObject({ status: 413, code: 'payload_too_large' });
     const notAllowed = new validatorErrors.MethodNotAllowed({

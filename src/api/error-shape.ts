@@ -1,0 +1,76 @@
+import type { ContractAnswer, ContractAnswers } from '../contract/contract-answers.js';
+import type { Contract } from '../contract/load-contract.js';
+import { documentsStatus, type Operation } from '../contract/operation-index.js';
+import type { SchemaCheck } from '../contract/schema-validator.js';
+import type { ErrorBody } from '../http/http-error.js';
+
+/** The header that carries the mock's own message where the contract's error body replaces it. */
+export const ERROR_MESSAGE_HEADER = 'X-Mock-Error';
+
+/** An error answered in the contract's shape: its documented answer, the mock's message beside it. */
+export type ShapedError = ContractAnswer;
+
+/**
+ * How an error is answered for an operation. The mock's `{code, message, status}` where the
+ * contract documents that status with a JSON schema that takes it (the Pet Store's Error, and any
+ * contract with the same shape), or documents nothing for it; else the contract's own answer for
+ * that status (its example, or data generated from its schema, in its media type; no body where it
+ * documents none), with the mock's message in X-Mock-Error: a client of the contract then gets the
+ * error body it was written for.
+ */
+export interface ErrorShapes {
+  shape(
+    op: Operation | undefined,
+    body: ErrorBody,
+    request: {
+      choose?: (offered: readonly string[]) => string | false;
+    },
+  ): Promise<ShapedError | undefined>;
+}
+
+/** A header value on one line of printable text. */
+function headerText(text: string): string {
+  return text.replace(/[^\t\x20-\x7e]/g, '?').slice(0, 300);
+}
+
+export function createErrorShapes(
+  contract: Pick<Contract, 'checkAnswer'>,
+  answers: Pick<ContractAnswers, 'answer' | 'mediaTypesOf'>,
+): ErrorShapes {
+  const checks = new Map<string, SchemaCheck | undefined>();
+  const checkOf = (op: Operation, status: number): SchemaCheck | undefined => {
+    const key = `${op.name} ${status}`;
+    if (!checks.has(key)) {
+      let check: SchemaCheck | undefined;
+      try {
+        check = contract.checkAnswer(op, status);
+      } catch {
+        check = undefined;
+      }
+      checks.set(key, check);
+    }
+    return checks.get(key);
+  };
+  return {
+    shape: async (op, body, { choose }) => {
+      if (!op || !documentsStatus(op, body.status)) return undefined;
+      const check = checkOf(op, body.status);
+      if (check && check(body).length === 0) return undefined;
+      let answer: ContractAnswer;
+      try {
+        answer = await answers.answer(op, {
+          status: body.status,
+          // An error goes out whatever the client accepts: in its first type, failing that.
+          choose: (offered) => (choose?.(offered) || offered[0]) ?? false,
+        });
+      } catch {
+        // The contract's answer cannot be written (a schema no value keeps to): the mock's own.
+        return undefined;
+      }
+      return {
+        ...answer,
+        headers: { ...answer.headers, [ERROR_MESSAGE_HEADER]: headerText(body.message) },
+      };
+    },
+  };
+}
