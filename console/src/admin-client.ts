@@ -40,6 +40,14 @@ export interface OperationCoverage {
   readonly statuses: ReadonlyMap<string, StatusCoverage>;
 }
 
+/** An example of the contract that breaks its own schema. */
+export interface BrokenExample {
+  readonly operation: string;
+  readonly status: number;
+  readonly mediaType: string;
+  readonly problem: string;
+}
+
 export interface CoverageReport {
   readonly summary: {
     readonly documented: number;
@@ -47,6 +55,7 @@ export interface CoverageReport {
     readonly percent: number;
   };
   readonly operations: readonly OperationCoverage[];
+  readonly brokenExamples: readonly BrokenExample[];
 }
 
 /** The last reload, as GET /__admin/health reports it (undefined before any). */
@@ -197,6 +206,15 @@ function coverageOf(value: unknown): CoverageReport {
         method: text(op.method, 'method'),
         path: text(op.path, 'path'),
         statuses: new Map(statuses),
+      };
+    }),
+    brokenExamples: listOf(body.brokenExamples ?? [], 'brokenExamples').map((item) => {
+      const broken = recordOf(item, 'a broken example');
+      return {
+        operation: text(broken.operation, 'operation'),
+        status: count(broken.status, 'status'),
+        mediaType: text(broken.mediaType, 'mediaType'),
+        problem: text(broken.problem, 'problem'),
       };
     }),
   };

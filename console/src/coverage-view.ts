@@ -20,15 +20,32 @@ function statusList(
 export class CoverageView {
   readonly #rows = byId('coverage-rows', HTMLTableSectionElement);
   readonly #summary = byId('coverage-summary', HTMLParagraphElement);
+  readonly #broken = byId('broken-examples', HTMLDivElement);
+  readonly #brokenList = byId('broken-examples-list', HTMLUListElement);
   #shown = '';
 
   show(report: CoverageReport, session: string): void {
     const scope = session === '' ? 'the whole suite (every session)' : `session ${session}`;
     const summary = `${String(report.summary.covered)} of ${String(report.summary.documented)} documented answers (${String(report.summary.percent)}%), for ${scope}.`;
     // Rebuilt only when it changed: a poll a second must not churn the page.
-    const shown = JSON.stringify([summary, report.operations.map((op) => [...op.statuses])]);
+    const shown = JSON.stringify([
+      summary,
+      report.operations.map((op) => [...op.statuses]),
+      report.brokenExamples,
+    ]);
     if (shown === this.#shown) return;
     this.#shown = shown;
+    this.#broken.hidden = report.brokenExamples.length === 0;
+    this.#brokenList.replaceChildren(
+      ...report.brokenExamples.map((broken) =>
+        h(
+          'li',
+          {},
+          h('strong', {}, `${broken.operation} ${String(broken.status)}`),
+          ` (${broken.mediaType}): ${broken.problem}`,
+        ),
+      ),
+    );
     this.#summary.textContent = summary;
     this.#rows.replaceChildren(
       ...report.operations.map((op) =>

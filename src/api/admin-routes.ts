@@ -13,6 +13,7 @@ import { METRICS_CONTENT_TYPE, type MockMetrics } from '../http/metrics.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { scenarioNamed, type Scenario } from '../contract/scenario.js';
+import type { BrokenExample } from '../contract/contract-answers.js';
 import type { ActiveScenario, MockState } from '../state/mock-state.js';
 import { HttpError } from '../http/http-error.js';
 import type { MockControl } from './mock-control.js';
@@ -25,6 +26,8 @@ export interface AdminDeps {
   scenarios: ReadonlyMap<string, Scenario>;
   /** The pet API's operations, for coverage reports. */
   operations: readonly Operation[];
+  /** The contract's examples that break their own schema, for coverage reports. */
+  brokenExamples: () => readonly BrokenExample[];
   /** What GET /metrics answers with. */
   metrics: MockMetrics;
 }
@@ -45,11 +48,10 @@ function isTrue(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/** The operations a scenario applies to: `all` where one of its rules applies to every one. */
 function operationsOf(scenario: Scenario): string[] {
-  const ids = scenario.rules.flatMap((rule) =>
-    rule.operations === 'all' ? ['all'] : rule.operations,
-  );
-  return [...new Set(ids)];
+  if (scenario.rules.some((rule) => rule.operations === 'all')) return ['all'];
+  return [...new Set(scenario.rules.flatMap((rule) => rule.operations))];
 }
 
 /**
@@ -74,6 +76,7 @@ export function createAdminRoutes({
   control,
   scenarios,
   operations,
+  brokenExamples,
   metrics,
 }: AdminDeps): Router {
   // A switch naming a scenario a reload removed fires nothing: it shows as off (a reset may
@@ -190,7 +193,7 @@ export function createAdminRoutes({
         // Without X-Mock-Session, the whole suite's: every session together.
         const session = sessionIdOf(req);
         const tally = await state.coverage(session === undefined ? { suite: true } : { session });
-        const report = reportCoverage(operations, tally);
+        const report = reportCoverage(operations, tally, brokenExamples());
         // The validator has checked `format` against the document's list.
         const format = isCoverageFormat(req.query.format) ? req.query.format : 'json';
         if (format === 'json') {

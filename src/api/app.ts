@@ -142,7 +142,7 @@ export function createApp(deps: AppDeps): Express {
     logRequest(logger, (req) => calls.find(req)?.match?.operation?.name),
     noSniff,
     // Preflights end here, before any credential is asked for.
-    allowCors(deps.corsOrigin ?? []),
+    allowCors(deps.corsOrigin ?? [], contract.operations.requestHeaders),
   );
   // The admin API, unless noAdmin (which leaves no metrics either).
   if (metrics) {
@@ -158,6 +158,7 @@ export function createApp(deps: AppDeps): Express {
         control: deps.control,
         scenarios,
         operations: contract.operations.operations,
+        brokenExamples: () => answers.brokenExamples(),
         metrics,
       }),
     );

@@ -4,8 +4,7 @@ import { documentsStatus, type Operation } from '../contract/operation-index.js'
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import type { ErrorBody } from '../http/http-error.js';
 
-/** The header that carries the mock's own message where the contract's error body replaces it. */
-export const ERROR_MESSAGE_HEADER = 'X-Mock-Error';
+import { ERROR_MESSAGE_HEADER } from '../http/cors.js';
 
 /** An error answered in the contract's shape: its documented answer, the mock's message beside it. */
 export type ShapedError = ContractAnswer;

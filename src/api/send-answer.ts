@@ -22,15 +22,20 @@ export function sendContractAnswer(
     res.status(answer.status).set(headers).end();
     return;
   }
-  if (kindOf(mediaType) === 'json') {
+  // JSON the contract gives a schema goes through the validator; without one it has nothing to check.
+  if (kindOf(mediaType) === 'json' && answer.schema) {
     // application/json keeps res.json's own Content-Type; another JSON type is named.
     const named: Record<string, string> = { ...headers };
     if (mediaType !== 'application/json') named['Content-Type'] = contentTypeOf(mediaType);
     sendJson(res, answer.status, answer.body, named);
     return;
   }
-  const body = Buffer.isBuffer(answer.body) ? answer.body : String(answer.body);
-  res.status(answer.status).set(headers).set('Content-Type', contentTypeOf(mediaType)).send(body);
+  const { body } = writtenAnswer(answer);
+  res
+    .status(answer.status)
+    .set(headers)
+    .set('Content-Type', contentTypeOf(mediaType))
+    .send(body?.bytes);
 }
 
 /** An answer from the contract as bytes to write (JSON with int64 digits exact), for the error handler. */

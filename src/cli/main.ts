@@ -73,9 +73,17 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   process.on('SIGINT', () => {
     stop('SIGINT');
   });
+  const { contract } = server.deps;
+  const title =
+    typeof contract.document.info.title === 'string' ? contract.document.info.title : 'API';
   logger.info(
-    { url: server.apiUrl, pets: await server.deps.state.petCount() },
-    `serving the Pet Store at ${server.apiUrl}`,
+    {
+      url: server.apiUrl,
+      operations: contract.operations.operations.length,
+      // Pets are kept only where the contract has a Pet schema.
+      ...(contract.hasSchema('Pet') && { pets: await server.deps.state.petCount() }),
+    },
+    `serving the ${title} at ${server.apiUrl}`,
   );
   return -1;
 }

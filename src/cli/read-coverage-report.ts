@@ -1,4 +1,5 @@
 import { isRecord } from '../util/is-record.js';
+import type { BrokenExample } from '../contract/contract-answers.js';
 import type {
   CoverageReport,
   OperationCoverage,
@@ -64,6 +65,18 @@ function readUnmatched(value: unknown, i: number): UnmatchedCoverage {
   };
 }
 
+function readBrokenExample(value: unknown, index: number): BrokenExample {
+  const what = `brokenExamples[${index}]`;
+  if (!isRecord(value)) fail(what);
+  return {
+    operation: text(value.operation, `${what}.operation`),
+    status: count(value.status, `${what}.status`),
+    mediaType: text(value.mediaType, `${what}.mediaType`),
+    ...(typeof value.example === 'string' && { example: value.example }),
+    problem: text(value.problem, `${what}.problem`),
+  };
+}
+
 /** Narrows a parsed JSON body to a CoverageReport, or throws NotACoverageReportError. */
 export function readCoverageReport(value: unknown): CoverageReport {
   if (!isRecord(value) || !isRecord(value.summary)) fail('no summary');
@@ -78,5 +91,9 @@ export function readCoverageReport(value: unknown): CoverageReport {
     },
     operations: value.operations.map(readOperation),
     unmatched: value.unmatched.map(readUnmatched),
+    // A report of a mock before 0.4 has none.
+    brokenExamples: Array.isArray(value.brokenExamples)
+      ? value.brokenExamples.map(readBrokenExample)
+      : [],
   };
 }

@@ -120,7 +120,7 @@ export const SETTINGS = {
   brokenExamples: oneOf<BrokenExamples>(BROKEN_EXAMPLES, {
     default: 'generate',
     value: '<what>',
-    help: "an example of the contract that breaks its own schema: answer generated data instead, or serve it as written (the breach journaled)",
+    help: 'an example of the contract that breaks its own schema: answer generated data instead, or serve it as written (the breach journaled)',
   }),
   logLevel: oneOf<LogLevel>(LOG_LEVELS, { default: 'info', value: '<level>', help: 'log level' }),
   corsOrigin: origins({

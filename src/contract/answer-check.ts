@@ -22,15 +22,31 @@ function isWriteOnly(document: OpenApiDocument, schema: unknown): boolean {
  * bounds they make exclusive, writeOnly properties not required (the validator drops them from
  * `required` in answers), and local references pointing into the registered document.
  */
-function answerView(document: OpenApiDocument, value: unknown): unknown {
+/** Keys whose value maps names to schemas: a name there is no keyword. */
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
+/** Keywords a validator may misread: annotations holding data, and schema ids. */
+const ANNOTATIONS = new Set(['example', 'examples', '$id', '$anchor', '$dynamicAnchor', '$schema']);
+
+function answerView(document: OpenApiDocument, value: unknown, names = false): unknown {
   if (Array.isArray(value)) return value.map((item) => answerView(document, item));
   if (!isRecord(value)) return value;
   const view: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
+    if (names) {
+      view[key] = answerView(document, child);
+      continue;
+    }
+    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
     view[key] =
       key === '$ref' && typeof child === 'string' && child.startsWith('#/')
         ? `${CONTRACT_ID}${child}`
-        : answerView(document, child);
+        : answerView(document, child, NAME_MAPS.has(key));
   }
   for (const [flag, bound] of [
     ['exclusiveMinimum', 'minimum'],
@@ -70,7 +86,7 @@ export function createAnswerCheck(document: OpenApiDocument): AnswerCheck {
           ? Object.fromEntries(
               Object.entries(document.components).map(([kind, group]) => [
                 kind,
-                answerView(document, group),
+                answerView(document, group, true),
               ]),
             )
           : {},

@@ -26,34 +26,57 @@ export interface BundledContract {
  */
 const DATA_KEYS = new Set(['example', 'default', 'enum', 'const']);
 
-/** Every `$ref` of a value outside its data, with where it is written. */
-export function* refsOf(
+/**
+ * Every `$ref` of a value outside its data, with where it is written, in document order; stops
+ * at the first for which `visit` returns true.
+ */
+export function forEachRef(
   value: unknown,
-  steps: PathStep[] = [],
-): Generator<{ ref: string; steps: PathStep[] }> {
-  if (Array.isArray(value)) {
-    const items: unknown[] = value;
-    for (const [i, item] of items.entries()) yield* refsOf(item, [...steps, i]);
-    return;
-  }
-  if (!isRecord(value)) return;
-  for (const [key, child] of Object.entries(value)) {
-    if (key === '$ref' && typeof child === 'string') {
-      yield { ref: child, steps: [...steps, key] };
-    } else if (DATA_KEYS.has(key) || (key === 'examples' && Array.isArray(child))) {
-      continue;
-    } else if (key === 'value' && ('summary' in value || 'externalValue' in value)) {
-      continue;
-    } else {
-      yield* refsOf(child, [...steps, key]);
+  visit: (ref: string, steps: readonly PathStep[]) => boolean | undefined,
+): void {
+  // One stack of steps for the walk, copied only for a reference found: a large contract has
+  // hundreds of thousands of values and a few thousand references.
+  const steps: PathStep[] = [];
+  const walk = (node: unknown): boolean => {
+    if (Array.isArray(node)) {
+      const items: unknown[] = node;
+      for (let i = 0; i < items.length; i += 1) {
+        steps.push(i);
+        const stop = walk(items[i]);
+        steps.pop();
+        if (stop) return true;
+      }
+      return false;
     }
-  }
+    if (!isRecord(node)) return false;
+    for (const key of Object.keys(node)) {
+      const child = node[key];
+      let stop = false;
+      if (key === '$ref' && typeof child === 'string') {
+        stop = visit(child, [...steps, key]) === true;
+      } else if (DATA_KEYS.has(key) || (key === 'examples' && Array.isArray(child))) {
+        continue;
+      } else if (key === 'value' && ('summary' in node || 'externalValue' in node)) {
+        continue;
+      } else {
+        steps.push(key);
+        stop = walk(child);
+        steps.pop();
+      }
+      if (stop) return true;
+    }
+    return false;
+  };
+  walk(value);
 }
 
 /** A copy of a value with each `$ref` rewritten by `rewrite` (data left as written). */
 function rewritten(value: unknown, rewrite: (ref: string, steps: PathStep[]) => string): unknown {
   const refs = new Map<string, string>();
-  for (const { ref, steps } of refsOf(value)) refs.set(pointerOf(steps), rewrite(ref, steps));
+  forEachRef(value, (ref, steps) => {
+    refs.set(pointerOf(steps), rewrite(ref, [...steps]));
+    return false;
+  });
   if (refs.size === 0) return value;
   const copy = (node: unknown, at: string): unknown => {
     if (Array.isArray(node)) {
@@ -69,6 +92,16 @@ function rewritten(value: unknown, rewrite: (ref: string, steps: PathStep[]) => 
     return out;
   };
   return copy(value, '');
+}
+
+/** Whether any `$ref` of a value names another file. */
+function hasFileRef(value: unknown): boolean {
+  let found = false;
+  forEachRef(value, (ref) => {
+    found = isFileRef(ref);
+    return found;
+  });
+  return found;
 }
 
 /** Whether a `$ref` names another file (`pet.yaml#/Pet`, `./schemas/pet.json`), not the same one. */
@@ -145,8 +178,7 @@ export function bundleFiles(root: ContractFile): BundledContract {
     return `#${prefix}${fragment === '' ? '' : pointerOf(stepsOf(fragment))}`;
   };
 
-  const hasFileRefs = [...refsOf(root.value)].some(({ ref }) => isFileRef(ref));
-  if (!hasFileRefs) return { value: root.value, where, writtenRefs, files: [] };
+  if (!hasFileRef(root.value)) return { value: root.value, where, writtenRefs, files: [] };
   const value = rewritten(root.value, (ref, steps) => localOf(root, ref, steps, -1));
   const paths = files.map((file) => file.path);
   if (!isRecord(value)) return { value, where, writtenRefs, files: paths };

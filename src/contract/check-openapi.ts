@@ -1,5 +1,5 @@
 import { isRecord } from '../util/is-record.js';
-import { refsOf } from './bundle-files.js';
+import { forEachRef } from './bundle-files.js';
 import { locate, localRefSteps } from './json-pointer.js';
 import type { PathStep } from '../util/located-file.js';
 
@@ -135,11 +135,12 @@ export function checkOpenApi(document: unknown): DocumentProblem[] {
       }
     }
   }
-  for (const { ref, steps } of refsOf(document)) {
+  forEachRef(document, (ref, steps) => {
     const target = localRefSteps(ref);
     if (target === undefined || locate(document, target) === undefined) {
       problems.push({ path: steps, message: `$ref ${ref} points at nothing in the document` });
     }
-  }
+    return false;
+  });
   return problems;
 }

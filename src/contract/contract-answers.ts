@@ -3,7 +3,7 @@ import { isRecord } from '../util/is-record.js';
 import { Refusal } from '../util/refusal.js';
 import { createAnswerCheck, type AnswerCheck } from './answer-check.js';
 import { operationObject } from './document-parts.js';
-import { concreteType, kindOf } from './media-types.js';
+import { concreteType, essenceOf, kindOf } from './media-types.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { Operation } from './operation-index.js';
 import { sampleFile } from './sample-files.js';
@@ -41,6 +41,8 @@ export interface ContractAnswer {
   /** The response headers the contract documents, with values (a redirect's Location included). */
   readonly headers: Readonly<Record<string, string>>;
   readonly source: AnswerSource;
+  /** Whether the contract gives the body a schema to check it against (a validator has none else). */
+  readonly schema: boolean;
 }
 
 /** An example of the contract that breaks the schema it illustrates. */
@@ -197,15 +199,15 @@ export interface ContractAnswerOptions {
  * bytes (a small valid file for common types). Each answer is built once, on first use.
  */
 export function createContractAnswers(
-  contract: { readonly document: OpenApiDocument; readonly validatorDocument: OpenApiDocument },
+  contract: { readonly document: OpenApiDocument; readonly schemaDocument: OpenApiDocument },
   { seed, brokenExamples = 'generate', onBrokenExample }: ContractAnswerOptions,
 ): ContractAnswers {
   const { document } = contract;
   let checkOf: AnswerCheck | undefined;
-  // The checks compile the document without examples (see Contract.validatorDocument); schemas
-  // are looked up in it by the same references.
+  // The checks compile the components of the document without examples (Contract.schemaDocument),
+  // which the same references name.
   const check: AnswerCheck = (schema, value) =>
-    (checkOf ??= createAnswerCheck(contract.validatorDocument))(schema, value);
+    (checkOf ??= createAnswerCheck(contract.schemaDocument))(schema, value);
   const answers = new Map<string, Promise<ContractAnswer>>();
   const writeOnlySchemas = new Map<string, unknown>();
   const reported = new Set<string>();
@@ -407,7 +409,12 @@ export function createContractAnswers(
     const picked = request.choose ? request.choose(offered) : offered[0];
     if (picked === false) throw new NotAcceptableError(offered);
     const type = picked ?? offered[0] ?? 'application/json';
-    const written = content.find((t) => concreteType(t) === type) ?? content[0] ?? type;
+    // The type written as such before a range that stands for it (`*/*` → application/json).
+    const written =
+      content.find((t) => essenceOf(t) === type) ??
+      content.find((t) => concreteType(t) === type) ??
+      content[0] ??
+      type;
     return { status, response, type, written };
   }
 
@@ -418,10 +425,17 @@ export function createContractAnswers(
       const content = isRecord(response.content) ? response.content : {};
       const media = written === undefined ? undefined : content[written];
       if (type === undefined || !isRecord(media)) {
-        return { status, mediaType: undefined, body: undefined, headers, source: 'example' };
+        return {
+          status,
+          mediaType: undefined,
+          body: undefined,
+          headers,
+          source: 'example',
+          schema: false,
+        };
       }
       const { body, source } = await bodyOf(op, status, type, media);
-      return { status, mediaType: type, body, headers, source };
+      return { status, mediaType: type, body, headers, source, schema: media.schema !== undefined };
     } catch (error) {
       if (error instanceof SchemaError) throw new ContractAnswerError(op, error.message);
       throw error;

@@ -1,11 +1,12 @@
-import { errorMessage } from '../util/error-message.js';
 import { isRecord } from '../util/is-record.js';
 import { FileError } from '../util/located-file.js';
 import { bundleFiles } from './bundle-files.js';
 import { checkOpenApi } from './check-openapi.js';
+import { checkSchemas } from './check-schemas.js';
 import { readContractFile } from './contract-text.js';
 import { pointerOf } from './json-pointer.js';
 import { normalizeDocument } from './normalize-document.js';
+import { validatorView } from './validator-view.js';
 import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 import { createOperationIndex, type Operation, type OperationIndex } from './operation-index.js';
 import { createSchemaChecks, type SchemaCheck } from './schema-validator.js';
@@ -21,7 +22,13 @@ export interface Contract {
    * brought in. Its examples are there.
    */
   readonly document: OpenApiDocument;
-  /** The same document without examples and extensions in its schemas: what validators compile. */
+  /**
+   * The same document without examples and extensions in its schemas, nor anything else a JSON
+   * Schema validator would misread (normalize-document.ts, `drop`): what the mock's own checks
+   * compile.
+   */
+  readonly schemaDocument: OpenApiDocument;
+  /** The schema document as express-openapi-validator reads it (validator-view.ts). */
   readonly validatorDocument: OpenApiDocument;
   readonly operations: OperationIndex;
   /** Whether the contract has a component schema of that name (e.g. `Pet`). */
@@ -41,14 +48,14 @@ function openApiDocument(path: string, value: unknown): OpenApiDocument {
  * Reads, brings together and indexes an OpenAPI document; throws a FileError naming the file
  * (and, for a checked one, the line and column) if it is unusable. `checked`: the document is a
  * user's (--contract, or an edit being reloaded), checked whole: its outline and references
- * (check-openapi.ts), then its component schemas, compiled; the packaged one is linted when it
- * is built.
+ * (check-openapi.ts), and what no validator could compile in its schemas (check-schemas.ts);
+ * the packaged one is linted when it is built. Schemas are compiled when first used.
  */
 export function loadContract(path: string, { checked = false } = {}): Contract {
   const file = readContractFile(path);
   const bundled = bundleFiles(file);
   if (checked) {
-    const [problem] = checkOpenApi(bundled.value);
+    const [problem] = [...checkOpenApi(bundled.value), ...checkSchemas(bundled.value)];
     if (problem) {
       const { file: at, position } = bundled.where(problem.path);
       // A reference is named as its file wrote it, not as the bundle rewrote it.
@@ -60,28 +67,24 @@ export function loadContract(path: string, { checked = false } = {}): Contract {
     }
   }
   const document = openApiDocument(path, normalizeDocument(bundled.value));
+  let schemaDocument: OpenApiDocument | undefined;
   let validatorDocument: OpenApiDocument | undefined;
-  const forValidator = (): OpenApiDocument =>
-    (validatorDocument ??= openApiDocument(
+  const forChecks = (): OpenApiDocument =>
+    (schemaDocument ??= openApiDocument(
       path,
       normalizeDocument(document, { annotations: 'drop' }),
     ));
-  const checks = createSchemaChecks(forValidator);
+  const forValidator = (): OpenApiDocument =>
+    (validatorDocument ??= openApiDocument(path, validatorView({ ...forChecks() })));
+  const checks = createSchemaChecks(forChecks);
   const schemas = isRecord(document.components?.schemas) ? document.components.schemas : {};
-  if (checked) {
-    for (const name of Object.keys(schemas)) {
-      try {
-        checks.component(name);
-      } catch (error) {
-        const where = bundled.where(['components', 'schemas', name]);
-        throw new FileError(where.file, `schema ${name}: ${errorMessage(error)}`, where.position);
-      }
-    }
-  }
   return {
     path,
     files: [path, ...bundled.files],
     document,
+    get schemaDocument() {
+      return forChecks();
+    },
     get validatorDocument() {
       return forValidator();
     },

@@ -160,10 +160,11 @@ function fittedRule(
     const check = contract.checkAnswer(op, status);
     return check !== undefined && check(value.body).length === 0;
   };
-  const operations = matchedOperations(named, contract)
-    .filter(fits)
-    .map((op) => op.name);
-  if (operations.length === 0) return undefined;
+  const matched = matchedOperations(named, contract);
+  const fitting = matched.filter(fits);
+  if (fitting.length === 0) return undefined;
+  const operations =
+    named === 'all' && fitting.length === matched.length ? 'all' : fitting.map((op) => op.name);
   return ruleOf({ ...value, operations }, where, contract);
 }
 
@@ -171,7 +172,23 @@ function ruleOf(value: unknown, where: string, contract: Contract): Rule {
   if (!isRecord(value)) throw new RuleError(`${where}: a rule must be a mapping`);
   const unknown = Object.keys(value).filter((key) => !RULE_KEYS.has(key));
   if (unknown.length > 0) throw new RuleError(`${where}: unknown key "${unknown.join('", "')}"`);
-  const operations = operationsOf(value.operations, where, contract, {});
+  let operations = operationsOf(value.operations, where, contract, {});
+  // `all` with a status: every operation that can be forced it (and, with a body, takes it).
+  if (operations === 'all' && typeof value.status === 'number') {
+    const status = value.status;
+    const fitting = contract.operations.operations.filter((op) => {
+      if (!canForce(op, status)) return false;
+      if (value.body === undefined) return true;
+      const check = contract.checkAnswer(op, status);
+      return check !== undefined && check(value.body).length === 0;
+    });
+    if (fitting.length === 0) {
+      throw new RuleError(`${where}: status ${status} is not documented for any operation`);
+    }
+    if (fitting.length < contract.operations.operations.length) {
+      operations = fitting.map((op) => op.name);
+    }
+  }
   const rule: { -readonly [K in keyof Rule]: Rule[K] } = { operations };
   if (value.delay !== undefined) rule.delay = delayOf(value.delay, where);
   if (value.fault !== undefined) rule.fault = faultOf(value.fault, where);

@@ -29,6 +29,8 @@ const SCHEMA_VALUES = new Set([
 /** Keys of a schema whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** Keywords that name a schema or set its base URI (draft 4's `id` is dropped for validators). */
+const SCHEMA_IDS = new Set(['$id', '$anchor', '$dynamicAnchor', '$schema']);
 /** A schema name any JSON Schema tool takes as written inside a `$ref`. */
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -138,8 +140,20 @@ export function normalizeDocument(
         : Object.entries(value);
     for (const [key, child] of entries) {
       if (drop && (key === 'example' || key === 'examples' || key.startsWith('x-'))) continue;
-      // `nullable` adds null to the `type` beside it; without one it has no effect (3.0.3).
-      if (key === 'nullable' && !('type' in value)) continue;
+      // `nullable` adds null to the `type` beside it; without one it has no effect (3.0.3), and
+      // 3.1 has no such keyword (null is a type).
+      if (key === 'nullable' && (!siblingsIgnored || !('type' in value))) continue;
+      // Every reference is a pointer into the document now: a schema's own base URI or anchor
+      // would make a validator read the same schema twice, or its references elsewhere.
+      if (
+        SCHEMA_IDS.has(key) ||
+        (drop && siblingsIgnored && key === 'id' && typeof child === 'string')
+      ) {
+        continue;
+      }
+      // A default of a property only the server writes is no request's: a validator filling it
+      // into a request would then refuse it as read-only.
+      if (drop && key === 'default' && value.readOnly === true) continue;
       if (key === '$ref' && typeof child === 'string') out[key] = componentRef(child);
       else if (key === 'pattern' && typeof child === 'string') {
         const pattern = unicodePattern(child);
@@ -228,7 +242,12 @@ export function normalizeDocument(
     }
     return out;
   };
-  const requestBody = inlined((node) => ({ ...node, content: mapValues(node.content, mediaType) }));
+  const requestBody = inlined((node) => ({
+    ...node,
+    // OpenAPI's default; the validator takes a body without `required` for a required one.
+    ...(drop && { required: node.required === true }),
+    content: mapValues(node.content, mediaType),
+  }));
   const link = inlined((node) => node);
   const response = inlined((node) => {
     const out: Json = { ...node };

@@ -69,6 +69,8 @@ export interface OperationIndex {
    * `/v1/pets/1`); HEAD is answered as GET.
    */
   match(method: string, path: string): Match;
+  /** The request headers the contract names: header parameters, and API keys sent in a header. */
+  readonly requestHeaders: readonly string[];
   /** An operation by its name (operationId, or `GET /pets/{petId}`). */
   byName(name: string): Operation | undefined;
   /** An operation by its name, or by its method and path template (`get /pets/{petId}`). */
@@ -87,16 +89,26 @@ function templateToRegExp(template: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
+/** A template with its parameters' names left out: `/f/{}`. */
+function shapeOf(template: string): string {
+  return template.replace(/\{[^}]+\}/g, '{}');
+}
+
 function parameterNamesOf(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
 }
 
 /**
- * How specific a template is, segment by segment (0 written out, 1 templated): OpenAPI matches
+ * How specific a template is, segment by segment, lowest first: a segment written out (0), then
+ * one with more text around its parameters (`{sha}.{type}` before `{sha}`): OpenAPI matches
  * `/pets/mine` before `/pets/{petId}`.
  */
 function specificityOf(template: string): number[] {
-  return template.split('/').map((segment) => (segment.includes('{') ? 1 : 0));
+  return template.split('/').map((segment) => {
+    if (!segment.includes('{')) return 0;
+    const written = segment.replace(/\{[^}]*\}/g, '').length;
+    return 1000 - Math.min(written, 999);
+  });
 }
 
 function compareSpecificity(a: readonly number[], b: readonly number[]): number {
@@ -149,6 +161,10 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
   const schemes = securitySchemesOf(document.components);
   const documentSecurity = securityOf(document.security, schemes);
   const entries: { operation: Operation; pattern: RegExp; names: string[]; rank: number[] }[] = [];
+  const requestHeaders = new Set<string>();
+  for (const scheme of schemes.values()) {
+    if (scheme.kind === 'apiKey' && scheme.in === 'header') requestHeaders.add(scheme.parameter);
+  }
   for (const [path, item] of Object.entries(document.paths)) {
     if (!isRecord(item)) continue;
     for (const method of HTTP_METHODS) {
@@ -157,6 +173,11 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
       const responses = isRecord(op.responses) ? Object.keys(op.responses) : [];
       const operationId =
         typeof op.operationId === 'string' && op.operationId !== '' ? op.operationId : undefined;
+      for (const parameter of parametersOf(document, path, method)) {
+        if (parameter.in === 'header' && typeof parameter.name === 'string') {
+          requestHeaders.add(parameter.name);
+        }
+      }
       entries.push({
         pattern: templateToRegExp(path),
         names: parameterNamesOf(path),
@@ -193,16 +214,19 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
     basePath,
     operations,
     unmatchedSecurity: documentSecurity ?? shared,
+    requestHeaders: [...requestHeaders],
     match: (method, path) => {
       const wanted = method === 'HEAD' ? 'GET' : method;
       const allowed: string[] = [];
-      let template: string | undefined;
+      let shape: string | undefined;
       for (const { operation, pattern, names } of ranked) {
         // The most specific template that matches the path decides; others are other resources.
-        if (template !== undefined && operation.pathKey !== template) continue;
+        // Templates alike but for their parameters' names (`/f/{id}`, `/f/{fieldId}`) are one.
+        const own = shapeOf(operation.pathKey);
+        if (shape !== undefined && own !== shape) continue;
         const found = pattern.exec(path);
         if (!found) continue;
-        template = operation.pathKey;
+        shape = own;
         if (operation.method !== wanted) {
           allowed.push(operation.method);
           continue;

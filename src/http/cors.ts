@@ -2,6 +2,9 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 import { ANSWER_SOURCE_HEADER } from '../contract/contract-answers.js';
 
+/** The header that carries the mock's own message where the contract's error body replaces it. */
+export const ERROR_MESSAGE_HEADER = 'X-Mock-Error';
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** True for http(s) origins on this machine, whatever the port. */
@@ -18,7 +21,11 @@ export function isLocalOrigin(origin: string): boolean {
  * CORS for browser apps: local origins by default, `*` for any, or an exact list. Preflights are
  * answered here, before auth and validation, and allow the mock's control headers.
  */
-export function allowCors(allowedOrigins: readonly string[]): RequestHandler {
+export function allowCors(
+  allowedOrigins: readonly string[],
+  /** The request headers the contract names (header parameters, API keys): allowed too. */
+  contractHeaders: readonly string[] = [],
+): RequestHandler {
   const allows = (origin: string): boolean =>
     allowedOrigins.length === 0
       ? isLocalOrigin(origin)
@@ -33,6 +40,7 @@ export function allowCors(allowedOrigins: readonly string[]): RequestHandler {
       'Prefer',
       'X-Mock-Scenario',
       'X-Mock-Session',
+      ...contractHeaders,
     ],
     exposedHeaders: [
       'Deprecation',
@@ -40,7 +48,9 @@ export function allowCors(allowedOrigins: readonly string[]): RequestHandler {
       'Link',
       'X-Request-Id',
       'WWW-Authenticate',
+      'Location',
       ANSWER_SOURCE_HEADER,
+      ERROR_MESSAGE_HEADER,
     ],
     maxAge: 600,
   });

@@ -117,6 +117,19 @@ function toMarkdown(report: CoverageReport): string {
       ),
     );
   }
+  if (report.brokenExamples.length > 0) {
+    lines.push(
+      '',
+      "The contract's examples that break their own schema (the mock answers generated data instead):",
+      '',
+      '| operation | status | media type | example | first breach |',
+      '| --- | --- | --- | --- | --- |',
+      ...report.brokenExamples.map(
+        (b) =>
+          `| ${markdownText(b.operation)} | ${b.status} | ${markdownText(b.mediaType)} | ${markdownText(b.example ?? '')} | ${markdownText(b.problem)} |`,
+      ),
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -207,6 +220,14 @@ function toText(report: CoverageReport): string {
   if (report.unmatched.length > 0) {
     lines.push('', 'Matched no operation of the contract:');
     lines.push(...table(report.unmatched.map((u) => [u.method, u.path, String(u.count)])));
+  }
+  if (report.brokenExamples.length > 0) {
+    lines.push('', "The contract's examples that break their own schema:");
+    lines.push(
+      ...table(
+        report.brokenExamples.map((b) => [b.operation, String(b.status), b.mediaType, b.problem]),
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

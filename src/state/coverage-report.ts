@@ -1,3 +1,4 @@
+import type { BrokenExample } from '../contract/contract-answers.js';
 import type { Operation } from '../contract/operation-index.js';
 import type { CoverageTally } from './coverage-tally.js';
 
@@ -49,6 +50,11 @@ export interface CoverageReport {
   };
   readonly operations: readonly OperationCoverage[];
   readonly unmatched: readonly UnmatchedCoverage[];
+  /**
+   * The contract's examples that break their own schema, each with its first breach: the mock
+   * answers generated data in their place, and a consumer learns its contract is wrong.
+   */
+  readonly brokenExamples: readonly BrokenExample[];
 }
 
 /** The pairs covered out of those documented, as a percentage (not rounded). */
@@ -62,6 +68,7 @@ export function exactPercent(
 export function reportCoverage(
   operations: readonly Operation[],
   tally: CoverageTally | undefined,
+  brokenExamples: readonly BrokenExample[] = [],
 ): CoverageReport {
   let documented = 0;
   let covered = 0;
@@ -101,5 +108,6 @@ export function reportCoverage(
     summary,
     operations: reported,
     unmatched: tally?.unmatched() ?? [],
+    brokenExamples,
   };
 }

@@ -106,7 +106,7 @@ function startUrl(stdout: string): string | undefined {
       parsed !== null &&
       'msg' in parsed &&
       typeof parsed.msg === 'string' &&
-      parsed.msg.startsWith('serving the Pet Store at') &&
+      parsed.msg.startsWith('serving the ') &&
       'url' in parsed &&
       typeof parsed.url === 'string'
     ) {

@@ -33,6 +33,7 @@ export const adminContract: Contract = loadContract(adminContractPath);
 export const shippedScenarios: ReadonlyMap<string, Scenario> = loadScenarios(
   defaultScenariosDir,
   contract,
+  { builtIn: true },
 );
 
 /** The default fixtures, as the store starts from them. */

@@ -10,7 +10,7 @@ import { AUTH, createTestApp, isLive, type TestAppOptions } from '../helpers/tes
 // Operations the mock has no handler for are answered from the contract: its example, or data
 // generated from its schema with a seeded faker, validated like every answer.
 const store = loadContract(join(import.meta.dirname, '..', 'fixtures', 'store-contract.yaml'));
-const storeScenarios = loadScenarios(defaultScenariosDir, store);
+const storeScenarios = loadScenarios(defaultScenariosDir, store, { builtIn: true });
 
 async function storeApp(options: TestAppOptions = {}) {
   return createTestApp({ contract: store, scenarios: storeScenarios, ...options });

@@ -71,6 +71,7 @@ describe('GET /__admin/coverage: what the pet API answered, against the contract
         },
       ],
       unmatched: [{ method: 'GET', path: '/v1/nope', count: 1 }],
+      brokenExamples: [],
     });
   });
 

@@ -90,7 +90,7 @@ describe("loadContract, checked (a user's contract): the first problem, with its
     [
       'a schema that is not one',
       `${HEAD}paths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: strin\n`,
-      'schema Pet',
+      'schema Pet: type must be one of',
       9,
     ],
   ])('%s', (_what, text, reason, line) => {

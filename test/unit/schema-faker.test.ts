@@ -437,7 +437,7 @@ describe('createContractAnswers', () => {
       },
     },
   };
-  const answers = createContractAnswers({ document, validatorDocument: document }, { seed: 1 });
+  const answers = createContractAnswers({ document, schemaDocument: document }, { seed: 1 });
 
   it('a schema it cannot keep to is a ContractAnswerError (500) naming the operation and place', async () => {
     const answer = answers.answer(operationOf(document, 'broken'));
@@ -454,6 +454,7 @@ describe('createContractAnswers', () => {
       body: expect.any(String) as unknown,
       headers: {},
       source: 'generated',
+      schema: true,
     });
   });
 
@@ -464,6 +465,7 @@ describe('createContractAnswers', () => {
       body: [1],
       headers: {},
       source: 'example',
+      schema: false,
     });
     expect(await answers.answer(operationOf(document, 'vendor'))).toEqual({
       status: 200,
@@ -471,6 +473,7 @@ describe('createContractAnswers', () => {
       body: expect.any(Boolean) as unknown,
       headers: {},
       source: 'generated',
+      schema: true,
     });
   });
 });
