@@ -25,6 +25,8 @@ import {
   checkBodyType,
   checkQuery,
   findOperation,
+  readCookies,
+  readStyledPath,
   parseJsonExactly,
   requireUtf8,
 } from './request-steps.js';
@@ -186,6 +188,10 @@ export function createApp(deps: AppDeps): Express {
       readBody(calls, contract.document, BODY_LIMIT),
       // Ours: a budget of parameters, and integers as decimals (the validator uses Number()).
       checkQuery(calls),
+      // Ours: the validator reads path parameters in simple style only, not label or matrix.
+      readStyledPath(calls, contract.document, answers.check),
+      // Ours: the validator reads cookie parameters from req.cookies, which Express does not make.
+      readCookies,
       // Ours: the validator checks Accept only with the answer, after the handler has run.
       checkAccept(calls, (op) => answers.mediaTypesOf(op)),
       // Ours: the contract has no HEAD, and the validator knows only its methods.

@@ -2,10 +2,13 @@ import type { RequestHandler } from 'express';
 import { HttpError } from '../http/http-error.js';
 import { MAX_JSON_DEPTH, MAX_QUERY_PARAMETERS } from '../http/limits.js';
 import { methodNotAllowed, noOperation } from '../http/to-http-error.js';
-import { charsetOf, hasBody } from '../http/request-parts.js';
+import { charsetOf, cookiesOf, hasBody } from '../http/request-parts.js';
 import { requestMediaOf } from '../contract/document-parts.js';
 import { essenceOf, kindOf } from '../contract/media-types.js';
-import { documentsStatus } from '../contract/operation-index.js';
+import { documentsStatus, routeOf, type StyledParameter } from '../contract/operation-index.js';
+import type { AnswerCheck } from '../contract/answer-check.js';
+import { coerceFields } from '../contract/form-fields.js';
+import type { OpenApiDocument } from '../contract/openapi-document.js';
 import { jsonDepthExceeds, parseJson, validationView } from '../util/json-codec.js';
 import { errorMessage } from '../util/error-message.js';
 import { quoteText, truncate } from '../util/quote-text.js';
@@ -17,12 +20,12 @@ import type { PetCalls } from '../http/pet-call.js';
 const DECIMAL_INTEGER = /^-?\d+$/;
 const MAX_NAME = 64;
 
-/** A 400 for a query parameter the contract does not allow, naming it. */
-function queryOutsideContract(name: string, problem: string): HttpError {
+/** A 400 for a query (or path) parameter the contract does not allow, naming it. */
+function queryOutsideContract(name: string, problem: string, where = 'Query parameter'): HttpError {
   return new HttpError(
     400,
     'bad_request',
-    `Query parameter '${truncate(name, MAX_NAME)}' ${problem}: the value is outside the contract.`,
+    `${where} '${truncate(name, MAX_NAME)}' ${problem}: the value is outside the contract.`,
   );
 }
 
@@ -194,3 +197,88 @@ export const answerHeadAsGet: RequestHandler = function answerHeadAsGet(req, _re
   if (req.method === 'HEAD') req.method = 'GET';
   next();
 };
+
+/**
+ * The request's cookies as `req.cookies`, where the validator reads cookie parameters (Express
+ * parses none itself).
+ */
+export const readCookies: RequestHandler = function readCookies(req, _res, next) {
+  req.cookies = cookiesOf(req.headers.cookie);
+  next();
+};
+
+/** A `label` (`.a.b`) or `matrix` (`;id=a;id=b`) path value as `simple` style writes it (`a,b`). */
+export function simpleStyleOf(raw: string, parameter: StyledParameter): string {
+  if (parameter.style === 'simple') return raw;
+  if (parameter.style === 'label') {
+    const value = raw.startsWith('.') ? raw.slice(1) : raw;
+    return parameter.explode ? value.split('.').join(',') : value;
+  }
+  const parts = raw.split(';').filter((part) => part !== '');
+  // An exploded object is its pairs (`role=admin,name=Alex`); otherwise the values after `name=`.
+  if (parameter.kind === 'object' && parameter.explode) return parts.join(',');
+  return parts.map((part) => part.slice(part.indexOf('=') + 1)).join(',');
+}
+
+/** A simple-style object value: `role,admin,name,Alex`, or exploded `role=admin,name=Alex`. */
+function objectOf(simple: string, explode: boolean): Record<string, string> {
+  const decode = (text: string): string => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const parts = simple === '' ? [] : simple.split(',').map(decode);
+  const object: Record<string, string> = {};
+  if (explode) {
+    for (const pair of parts) {
+      const eq = pair.indexOf('=');
+      object[eq < 0 ? pair : pair.slice(0, eq)] = eq < 0 ? '' : pair.slice(eq + 1);
+    }
+  } else {
+    for (let i = 0; i + 1 < parts.length; i += 2) object[parts[i] ?? ''] = parts[i + 1] ?? '';
+  }
+  return object;
+}
+
+/**
+ * Path parameters the validator cannot read as written, read here: `label` and `matrix` values
+ * rewritten in the path as `simple` style, which it reads (validator-view.ts tells it so); and
+ * objects, which it reads in no style, checked here against their schema (the validator is told
+ * they are text).
+ */
+export function readStyledPath(
+  calls: PetCalls,
+  document: OpenApiDocument,
+  check: AnswerCheck,
+): RequestHandler {
+  return function readStyledPath(req, _res, next) {
+    const { match } = calls.of(req);
+    const op = match?.operation;
+    if (!match || !op || op.styledPathParameters.length === 0) {
+      next();
+      return;
+    }
+    let path = routeOf(op.pathKey);
+    for (const [name, value] of Object.entries(match.params)) {
+      const styled = op.styledPathParameters.find((parameter) => parameter.name === name);
+      const simple = styled ? simpleStyleOf(value, styled) : value;
+      if (styled?.kind === 'object') {
+        const object = coerceFields(
+          document,
+          { schema: styled.schema, encoding: {} },
+          objectOf(simple, styled.explode),
+        );
+        const [problem] = check(styled.schema, object);
+        if (problem !== undefined) {
+          throw queryOutsideContract(name, problem.replace(/^\S+\s/, ''), 'Path parameter');
+        }
+      }
+      path = path.replace(`{${name}}`, simple);
+    }
+    const query = req.url.indexOf('?');
+    req.url = query < 0 ? path : `${path}${req.url.slice(query)}`;
+    next();
+  };
+}

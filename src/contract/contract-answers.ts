@@ -78,6 +78,8 @@ export interface ContractAnswers {
   withoutWriteOnly(op: Operation, status: number, body: unknown): unknown;
   /** Every example of the contract's JSON answers that breaks its own schema (looked for once). */
   brokenExamples(): readonly BrokenExample[];
+  /** Checks a value against a schema of the contract (as the validator checks answers). */
+  readonly check: AnswerCheck;
 }
 
 /** An operation whose answer the mock cannot take from the contract: a 500 that says why. */
@@ -540,5 +542,6 @@ export function createContractAnswers(
       scanExamples();
       return [...found.values()];
     },
+    check,
   };
 }

@@ -174,7 +174,7 @@ export function normalizeDocument(
       else if (key === 'discriminator') out[key] = discriminator(child);
       else out[key] = child;
     }
-    return out;
+    return drop ? withoutDiscriminator(out) : out;
   });
   const schema = (node: unknown): unknown => (isRecord(node) ? schemaOf(node) : node);
 
@@ -205,6 +205,47 @@ export function normalizeDocument(
       typeof value === 'string' && value.startsWith('#') ? componentRef(value) : value,
     );
     return { ...node, mapping };
+  };
+
+  /**
+   * A discriminated `oneOf` (or `anyOf`) written in plain JSON Schema, for validators: each
+   * branch also requires the discriminator property to hold one of the values that name it
+   * (its mapping keys, or its component's name), so that branches alike otherwise are told apart
+   * as the discriminator tells them (express-openapi-validator's own handling of discriminators
+   * checks one schema's mapping against every use of its branches). The keyword is dropped.
+   */
+  const withoutDiscriminator = (node: Json): Json => {
+    const { discriminator: found, ...rest } = node;
+    if (!isRecord(found) || typeof found.propertyName !== 'string') {
+      return found === undefined ? node : rest;
+    }
+    const property = found.propertyName;
+    const kind = Array.isArray(node.oneOf) ? 'oneOf' : Array.isArray(node.anyOf) ? 'anyOf' : '';
+    const branches: unknown = kind === '' ? undefined : node[kind];
+    if (!Array.isArray(branches)) return rest;
+    const mapping = isRecord(found.mapping) ? found.mapping : {};
+    const namesOf = (ref: string): string[] => {
+      const keys = Object.entries(mapping)
+        .filter(([, target]) => target === ref || `#/components/schemas/${String(target)}` === ref)
+        .map(([key]) => key);
+      return keys.length > 0 ? keys : [ref.slice(ref.lastIndexOf('/') + 1)];
+    };
+    return {
+      ...rest,
+      [kind]: branches.map((branch: unknown) =>
+        isRecord(branch) && typeof branch.$ref === 'string'
+          ? {
+              allOf: [
+                {
+                  properties: { [property]: { enum: namesOf(branch.$ref) } },
+                  required: [property],
+                },
+                branch,
+              ],
+            }
+          : branch,
+      ),
+    };
   };
 
   /** An object that may be a `$ref` to another object of its kind: what it names, made by `make`. */

@@ -1,4 +1,5 @@
 import { parametersOf } from './document-parts.js';
+import { followRefs } from './json-pointer.js';
 import { isRecord } from '../util/is-record.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { sameSecurity, securityOf, securitySchemesOf, type Security } from './security.js';
@@ -23,12 +24,27 @@ export interface Operation {
   readonly statusRanges: readonly string[];
   /** Query parameters whose schema is an integer, e.g. `['limit']`. */
   readonly integerQueryParameters: readonly string[];
+  /**
+   * Path parameters the validator cannot read as written: in `label` (`.a.b`) or `matrix`
+   * (`;id=a;id=b`) style, or objects (`role,admin` or `role=admin`) in any style.
+   */
+  readonly styledPathParameters: readonly StyledParameter[];
   /** Its request body: the media types it accepts, and whether it is required. */
   readonly requestBody:
     { readonly mediaTypes: readonly string[]; readonly required: boolean } | undefined;
   /** Who may call it: its own `security`, else the document's. */
   readonly security: Security;
   readonly deprecated: boolean;
+}
+
+/** A path parameter in a style the validator does not read, and what its value is. */
+export interface StyledParameter {
+  readonly name: string;
+  readonly style: 'simple' | 'label' | 'matrix';
+  readonly explode: boolean;
+  readonly kind: 'array' | 'object' | 'primitive';
+  /** Its schema (in the document the index was made from). */
+  readonly schema: unknown;
 }
 
 /** Whether an operation documents an answer with this status: exactly, by its range, or `default`. */
@@ -89,9 +105,18 @@ function templateToRegExp(template: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
-/** A template with its parameters' names left out: `/f/{}`. */
-function shapeOf(template: string): string {
-  return template.replace(/\{[^}]+\}/g, '{}');
+/**
+ * The path a request can ask for: a path key without its `#fragment` (a few contracts tell apart
+ * variants of one path so, which no request can carry).
+ */
+export function routeOf(pathKey: string): string {
+  const hash = pathKey.indexOf('#');
+  return hash < 0 ? pathKey : pathKey.slice(0, hash);
+}
+
+/** A route with its parameters' names left out: `/f/{}` for `/f/{id}` and `/f/{fieldId}`. */
+export function shapeOf(pathKey: string): string {
+  return routeOf(pathKey).replace(/\{[^}]+\}/g, '{}');
 }
 
 function parameterNamesOf(template: string): string[] {
@@ -155,6 +180,29 @@ function integerQueryParametersOf(
   });
 }
 
+/** An operation's path parameters in `label` or `matrix` style, or objects. */
+function styledPathParametersOf(
+  document: OpenApiDocument,
+  path: string,
+  method: string,
+): StyledParameter[] {
+  return parametersOf(document, path, method).flatMap((p): StyledParameter[] => {
+    const style = p.style ?? 'simple';
+    if (p.in !== 'path' || typeof p.name !== 'string') return [];
+    if (style !== 'simple' && style !== 'label' && style !== 'matrix') return [];
+    const schema = followRefs(document, p.schema)?.value;
+    const type = isRecord(schema) ? schema.type : undefined;
+    const kind =
+      type === 'array' || (isRecord(schema) && schema.items !== undefined)
+        ? 'array'
+        : type === 'object' || (isRecord(schema) && schema.properties !== undefined)
+          ? 'object'
+          : 'primitive';
+    if (style === 'simple' && kind !== 'object') return [];
+    return [{ name: p.name, style, explode: p.explode === true, kind, schema: p.schema }];
+  });
+}
+
 /** Indexes the operations of a (normalized) document under its base path. */
 export function createOperationIndex(document: OpenApiDocument): OperationIndex {
   const basePath = basePathOf(document);
@@ -179,9 +227,9 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
         }
       }
       entries.push({
-        pattern: templateToRegExp(path),
-        names: parameterNamesOf(path),
-        rank: specificityOf(path),
+        pattern: templateToRegExp(routeOf(path)),
+        names: parameterNamesOf(routeOf(path)),
+        rank: specificityOf(routeOf(path)),
         operation: {
           name: operationId ?? `${method.toUpperCase()} ${path}`,
           operationId,
@@ -194,6 +242,7 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
             .map((key) => (key === 'default' ? key : key.toUpperCase())),
           requestBody: requestBodyOf(op.requestBody),
           integerQueryParameters: integerQueryParametersOf(document, path, method),
+          styledPathParameters: styledPathParametersOf(document, path, method),
           security: securityOf(op.security, schemes) ?? documentSecurity ?? [],
           deprecated: op.deprecated === true,
         },

@@ -1,4 +1,6 @@
 import { isRecord } from '../util/is-record.js';
+import { followRefs } from './json-pointer.js';
+import { routeOf, shapeOf } from './operation-index.js';
 import { securityOf, securitySchemesOf } from './security.js';
 
 type Json = Record<string, unknown>;
@@ -38,6 +40,134 @@ function renamed(list: unknown, renames: ReadonlyMap<string, string>): unknown {
     return name === undefined ? parameter : { ...parameter, name };
   });
 }
+
+/**
+ * A parameter's schema without readOnly or writeOnly, which say what a property of a body is
+ * and nothing of a parameter (a contract reusing an answer's `id` for a path parameter would have
+ * it refused as read-only), its own and its parts' (through one `$ref` each).
+ */
+function parameterSchema(schema: unknown, document: Json): unknown {
+  const plain = (node: unknown): unknown => {
+    const target = followRefs(document, node)?.value;
+    if (!isRecord(target) || (target.readOnly === undefined && target.writeOnly === undefined)) {
+      return node;
+    }
+    const { readOnly: _read, writeOnly: _write, ...rest } = target;
+    return rest;
+  };
+  const own = plain(schema);
+  if (!isRecord(own)) return own;
+  let changed = own !== schema;
+  const out: Json = { ...own };
+  for (const kind of ['anyOf', 'oneOf', 'allOf']) {
+    const members: unknown = own[kind];
+    if (!Array.isArray(members)) continue;
+    const parts = members.map(plain);
+    if (parts.some((part, i) => part !== members[i])) {
+      out[kind] = parts;
+      changed = true;
+    }
+  }
+  return changed ? out : schema;
+}
+
+/** Whether a parameter's schema (through a `$ref`) is an object's. */
+function isObjectSchema(schema: unknown, document: Json): boolean {
+  const target = followRefs(document, schema)?.value;
+  return isRecord(target) && (target.type === 'object' || isRecord(target.properties));
+}
+
+/** A path item's parameters with an operation's own: the operation's win (OpenAPI's rule). */
+function withParametersOf(shared: unknown, own: unknown): unknown {
+  if (!Array.isArray(shared)) return own;
+  const ownList: unknown[] = Array.isArray(own) ? own : [];
+  const keyOf = (p: unknown): string => (isRecord(p) ? `${String(p.in)}:${String(p.name)}` : '');
+  const overridden = new Set(ownList.map(keyOf));
+  const sharedList: unknown[] = shared;
+  return [...sharedList.filter((p) => !overridden.has(keyOf(p))), ...ownList];
+}
+
+/** Schemas as one: the schema itself, or any of them. */
+function anyOf(schemas: readonly unknown[]): unknown {
+  const distinct = [...new Set(schemas)];
+  return distinct.length === 1 ? distinct[0] : { anyOf: distinct };
+}
+
+/** Media type objects merged: each media type's schema any of theirs. */
+function mergedContent(contents: readonly unknown[]): Json {
+  const byType = new Map<string, unknown[]>();
+  for (const content of contents) {
+    if (!isRecord(content)) continue;
+    for (const [type, media] of Object.entries(content)) {
+      const schema = isRecord(media) ? media.schema : undefined;
+      byType.set(type, [...(byType.get(type) ?? []), schema ?? {}]);
+    }
+  }
+  return Object.fromEntries(
+    [...byType].map(([type, schemas]) => [type, { schema: anyOf(schemas) }]),
+  );
+}
+
+/**
+ * Operations of one method on one route (variants a `#fragment` tells apart) as one, for a
+ * validator that routes a request to one operation: a request valid for any of them is valid.
+ * Parameters are all of theirs (required where every one requires them), bodies and answers any
+ * of theirs.
+ */
+function mergedOperation(ops: readonly Json[]): Json {
+  const parameters = new Map<string, Json>();
+  const requiredBy = new Map<string, number>();
+  for (const op of ops) {
+    const list: unknown[] = Array.isArray(op.parameters) ? op.parameters : [];
+    for (const parameter of list) {
+      if (!isRecord(parameter)) continue;
+      const key = `${String(parameter.in)}:${String(parameter.name)}`;
+      if (!parameters.has(key)) parameters.set(key, parameter);
+      if (parameter.required === true) requiredBy.set(key, (requiredBy.get(key) ?? 0) + 1);
+    }
+  }
+  const merged: Json = {
+    ...ops[0],
+    parameters: [...parameters].map(([key, parameter]) =>
+      parameter.in === 'path' || (requiredBy.get(key) ?? 0) === ops.length
+        ? parameter
+        : { ...parameter, required: false },
+    ),
+  };
+  const bodies = ops.map((op) => op.requestBody).filter(isRecord);
+  if (bodies.length > 0) {
+    merged.requestBody = {
+      required: bodies.length === ops.length && bodies.every((body) => body.required === true),
+      content: mergedContent(bodies.map((body) => body.content)),
+    };
+  }
+  const statuses = new Map<string, unknown[]>();
+  for (const op of ops) {
+    if (!isRecord(op.responses)) continue;
+    for (const [status, response] of Object.entries(op.responses)) {
+      statuses.set(status, [...(statuses.get(status) ?? []), response]);
+    }
+  }
+  merged.responses = Object.fromEntries(
+    [...statuses].map(([status, responses]) => {
+      const [first] = responses;
+      if (responses.length === 1 || !responses.some((r) => isRecord(r) && r.content)) {
+        return [status, first];
+      }
+      const contents = responses.map((r) => (isRecord(r) ? r.content : undefined));
+      return [status, { description: status, content: mergedContent(contents) }];
+    }),
+  );
+  return merged;
+}
+
+/** OpenAPI's default `style` and `explode` of a parameter, by where it is sent. */
+const STYLE_DEFAULTS: Readonly<Record<string, { style: string; explode: boolean }>> = {
+  path: { style: 'simple', explode: false },
+  header: { style: 'simple', explode: false },
+  query: { style: 'form', explode: true },
+  cookie: { style: 'form', explode: true },
+};
 
 /**
  * The optional query parameters an operation's API keys in the query are: the validator, which
@@ -122,22 +252,67 @@ export function validatorView(document: Json): Json {
     }
     return bareResponses.get(response);
   };
-  const paths: Json = {};
+  // Each parameter once with its style and explode written out (the validator supplies them for
+  // path and query parameters only, and reads none for headers and cookies): one copy each, so
+  // that parameters operations share stay shared.
+  const styled = new WeakMap<object, unknown>();
+  const withStyle = (list: unknown): unknown =>
+    Array.isArray(list)
+      ? list.map((parameter: unknown) => {
+          if (!isRecord(parameter) || typeof parameter.in !== 'string') return parameter;
+          const defaults = STYLE_DEFAULTS[parameter.in];
+          const rewritten =
+            parameter.style === 'label' ||
+            parameter.style === 'matrix' ||
+            (parameter.in === 'path' && isObjectSchema(parameter.schema, document)) ||
+            parameterSchema(parameter.schema, document) !== parameter.schema;
+          if (
+            !defaults ||
+            (parameter.style !== undefined && parameter.explode !== undefined && !rewritten)
+          ) {
+            return parameter;
+          }
+          if (!styled.has(parameter)) {
+            // Label and matrix path values reach it rewritten in simple style, and objects as text
+            // checked before (readStyledPath).
+            const schema =
+              parameter.in === 'path' && isObjectSchema(parameter.schema, document)
+                ? { type: 'string' }
+                : parameterSchema(parameter.schema, document);
+            const written = typeof parameter.style === 'string' ? parameter.style : defaults.style;
+            const style = written === 'label' || written === 'matrix' ? 'simple' : written;
+            // A form style explodes by default, any other does not.
+            const explode =
+              typeof parameter.explode === 'boolean' ? parameter.explode : written === 'form';
+            styled.set(parameter, { ...parameter, style, explode, schema });
+          }
+          return styled.get(parameter);
+        })
+      : list;
+  // Paths alike but for their parameters' names (`/f/{id}`, `/f/{fieldId}`), and variants of a
+  // path told apart by a `#fragment`, are one route for a request: its operations in one path item.
+  const routes = new Map<
+    string,
+    { template: string; names: string[]; methods: Map<string, Json[]> }
+  >();
   for (const [path, item] of Object.entries(document.paths)) {
     if (!isRecord(item)) continue;
-    const taken = new Set<string>();
-    const renames = new Map<string, string>();
-    const routable = path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-      if (ROUTABLE_NAME.test(name)) {
+    const names = [...routeOf(path).matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
+    let group = routes.get(shapeOf(path));
+    if (!group) {
+      const taken = new Set<string>();
+      const routable = names.map((name) => {
+        if (!ROUTABLE_NAME.test(name) || taken.has(name)) return routableName(name, taken);
         taken.add(name);
-        return `{${name}}`;
-      }
-      const renamedName = renames.get(name) ?? routableName(name, taken);
-      renames.set(name, renamedName);
-      return `{${renamedName}}`;
-    });
-    const out: Json = {};
-    if (item.parameters !== undefined) out.parameters = renamed(item.parameters, renames);
+        return name;
+      });
+      let i = 0;
+      const template = routeOf(path).replace(/\{[^}]+\}/g, () => `{${routable[i++] ?? ''}}`);
+      group = { template, names: routable, methods: new Map() };
+      routes.set(shapeOf(path), group);
+    }
+    const canonical = group.names;
+    const renames = new Map(names.map((name, i) => [name, canonical[i] ?? name]));
     for (const method of METHODS) {
       const op = item[method];
       if (!isRecord(op)) continue;
@@ -156,11 +331,20 @@ export function validatorView(document: Json): Json {
             ? Object.fromEntries(Object.entries(value).map(([s, r]) => [s, bare(r)]))
             : value;
       }
-      const parameters = withQueryKeys(renamed(op.parameters, renames), keys);
+      const own = withParametersOf(item.parameters, op.parameters);
+      const parameters = withQueryKeys(withStyle(renamed(own, renames)), keys);
       if (parameters !== undefined) operation.parameters = parameters;
-      out[method] = operation;
+      group.methods.set(method, [...(group.methods.get(method) ?? []), operation]);
     }
-    paths[routable] = out;
+  }
+  const paths: Json = {};
+  for (const { template, methods } of routes.values()) {
+    paths[template] = Object.fromEntries(
+      [...methods].map(([method, ops]) => [
+        method,
+        ops.length === 1 ? ops[0] : mergedOperation(ops),
+      ]),
+    );
   }
   const components: Json = isRecord(document.components)
     ? Object.fromEntries(

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Security, SecurityScheme } from '../contract/security.js';
+import { cookiesOf } from './request-parts.js';
 
 /** The realm of every challenge the mock sends. */
 export const REALM = 'petstore';
@@ -39,15 +40,6 @@ export function createKeyCheck(keys: readonly string[]): (value: string) => bool
 function single(value: unknown): string | undefined {
   const first: unknown = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first : undefined;
-}
-
-/** A cookie's value from a Cookie header, by name. */
-function cookieOf(header: string | undefined, name: string): string | undefined {
-  for (const pair of (header ?? '').split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 /** `Authorization: <scheme> <credentials>`, split; undefined for none. */
@@ -164,7 +156,7 @@ function checkOf(
             ? single(headers[scheme.parameter.toLowerCase()])
             : scheme.in === 'query'
               ? single(query[scheme.parameter])
-              : cookieOf(single(headers.cookie), scheme.parameter);
+              : cookiesOf(single(headers.cookie))[scheme.parameter];
         if (value === undefined || value.trim() === '') return missing;
         return isKnown(value) ? undefined : unknown;
       };

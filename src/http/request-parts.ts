@@ -43,3 +43,25 @@ export function sessionIdOf(req: IncomingMessage): string | undefined {
   const header = req.headers['x-mock-session'];
   return typeof header === 'string' ? header : undefined;
 }
+
+/** The cookies of a Cookie header, by name (the first of a repeated name; values URL-decoded). */
+export function cookiesOf(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of (header ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    if (name === '' || Object.hasOwn(cookies, name)) continue;
+    let value = pair
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // A value that is not percent-encoding is kept as sent.
+    }
+    cookies[name] = value;
+  }
+  return cookies;
+}

@@ -43,6 +43,8 @@ const PET_API = [
   'parseJsonExactly',
   'readBody',
   'checkQuery',
+  'readStyledPath',
+  'readCookies',
   'checkAccept',
   'answerHeadAsGet',
   ...VALIDATOR,
