@@ -3,6 +3,7 @@ import type { Contract } from '../contract/load-contract.js';
 import { documentsStatus, type Operation } from '../contract/operation-index.js';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import type { ErrorBody } from '../http/http-error.js';
+import { isRecord } from '../util/is-record.js';
 
 import { ERROR_MESSAGE_HEADER } from '../http/cors.js';
 
@@ -25,6 +26,19 @@ export interface ErrorShapes {
       choose?: (offered: readonly string[]) => string | false;
     },
   ): Promise<ShapedError | undefined>;
+}
+
+/** Where an error body says what went wrong, by property name, the likeliest first. */
+const MESSAGE_PLACES = ['message', 'detail', 'error_description', 'description', 'error', 'title'];
+
+/** A generated error body with the mock's message, code and status where it has their places. */
+function withOwnWords(generated: Record<string, unknown>, own: ErrorBody): Record<string, unknown> {
+  const told = { ...generated };
+  const place = MESSAGE_PLACES.find((name) => typeof told[name] === 'string');
+  if (place !== undefined) told[place] = own.message;
+  if (typeof told.code === 'string') told.code = own.code;
+  if (typeof told.status === 'number') told.status = own.status;
+  return told;
 }
 
 /** A header value on one line of printable text. */
@@ -66,8 +80,15 @@ export function createErrorShapes(
         // The contract's answer cannot be written (a schema no value keeps to): the mock's own.
         return undefined;
       }
+      // Generated data says nothing: where the contract's shape has a place for the message (and
+      // the code and status), the mock's own go there, if the schema still takes the body.
+      const told =
+        answer.source === 'generated' && check && isRecord(answer.body)
+          ? withOwnWords(answer.body, body)
+          : undefined;
       return {
         ...answer,
+        ...(told && check?.(told).length === 0 && { body: told }),
         headers: { ...answer.headers, [ERROR_MESSAGE_HEADER]: headerText(body.message) },
       };
     },

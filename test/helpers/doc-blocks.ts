@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 /** What happens to a block: the marker is the last line above it that is not blank. */
 export type Marker =
-  | { kind: 'run' }
+  | { kind: 'run'; contract?: string }
   | { kind: 'output' }
   | { kind: 'file'; path: string }
   | { kind: 'not run'; reason: string };
@@ -43,10 +43,14 @@ export function docPages(root: string): string[] {
 }
 
 function parseMarker(line: string | undefined): Marker | undefined {
-  const found = /^<!-- readme: (run|output|file (\S+)|not run: (.+?)) -->$/.exec(line ?? '');
+  const found =
+    /^<!-- readme: (run(?: --contract (\S+))?|output|file (\S+)|not run: (.+?)) -->$/.exec(
+      line ?? '',
+    );
   if (!found) return undefined;
-  if (found[2] !== undefined) return { kind: 'file', path: found[2] };
-  if (found[3] !== undefined) return { kind: 'not run', reason: found[3] };
+  if (found[3] !== undefined) return { kind: 'file', path: found[3] };
+  if (found[4] !== undefined) return { kind: 'not run', reason: found[4] };
+  if (found[2] !== undefined) return { kind: 'run', contract: found[2] };
   return found[1] === 'run' ? { kind: 'run' } : { kind: 'output' };
 }
 

@@ -5,6 +5,9 @@
  *
  *   <!-- readme: run -->            sh (bash) or js (an ES module, node) run against a fresh mock
  *                                   started with the defaults; http://127.0.0.1:4010 is its address
+ *   <!-- readme: run --contract <path> -->
+ *                                   the same against a mock serving that contract (a repository
+ *                                   path; the block may name the same file by a relative path)
  *   <!-- readme: output -->         a text block right after a run block: everything it prints
  *                                   (stdout and stderr as they come), exactly
  *   <!-- readme: file <path> -->    the block is that file, byte for byte (examples/ are run by
@@ -45,7 +48,7 @@ const RUN_LIMIT_MS = 20_000;
 const PENDING_PAGES = ['docs/options.md', 'docs/architecture.md'];
 /** The test-runner recipes that test/consumers/ installs as the docs say: examples/ but scenarios. */
 const RECIPES = readdirSync(join(packageRoot, 'examples'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== 'scenarios')
+  .filter((entry) => entry.isDirectory() && !['scenarios', 'contracts'].includes(entry.name))
   .map((entry) => entry.name);
 
 const pages = docPages(packageRoot);
@@ -134,7 +137,10 @@ describe.each(pages)('%s', (page) => {
       it.each(runs)(
         '$name prints what its output block says',
         async ({ block, expected }) => {
-          mock = await startMockServer();
+          const contract = block.marker?.kind === 'run' ? block.marker.contract : undefined;
+          mock = await startMockServer(
+            contract === undefined ? {} : { contract: join(packageRoot, contract) },
+          );
           expect(await runBlock(block, mock)).toBe(expected?.text);
         },
         RUN_LIMIT_MS * 2,
