@@ -4,6 +4,7 @@ import { CONSOLE_PATH, serveConsole } from './admin-console.js';
 import { createAdminApi } from './admin-routes.js';
 import { createContractAnswers, type BrokenExamples } from '../contract/contract-answers.js';
 import { kindOf } from '../contract/media-types.js';
+import { routeNamings } from '../contract/validator-view.js';
 import type { Contract } from '../contract/load-contract.js';
 import { createContractValidator, type AnswerBreachListener } from '../contract/validator.js';
 import { checkAccept } from '../http/accept.js';
@@ -227,11 +228,11 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   app.use(answerNotFound);
+  // The validator's names of path parameters it could not read as written (validator-view.ts).
+  const namings = routeNamings(Object.keys(contract.document.paths));
   app.use(
-    handleErrors(
-      logger,
-      BODY_LIMIT,
-      (req, refusal) => {
+    handleErrors(logger, BODY_LIMIT, {
+      onRefused: (req, refusal) => {
         // Refusals of a request that passed auth are journaled with their reasons.
         const call = calls.find(req);
         if (call?.authenticated === true && refusal.status < 500) {
@@ -239,7 +240,7 @@ export function createApp(deps: AppDeps): Express {
         }
       },
       // A pet API refusal in the contract's own error shape, where its schema is not the mock's.
-      async (req, refusal) => {
+      shape: async (req, refusal) => {
         const call = calls.find(req);
         if (!call) return undefined;
         const shaped = await errorShapes.shape(call.match?.operation, refusal.toBody(), {
@@ -247,7 +248,13 @@ export function createApp(deps: AppDeps): Express {
         });
         return shaped && writtenAnswer(shaped);
       },
-    ),
+      pathParameterName: (req) => {
+        const pathKey = calls.find(req)?.match?.operation?.pathKey;
+        const naming = pathKey === undefined ? undefined : namings.get(pathKey);
+        if (!naming) return undefined;
+        return (name) => naming.names[naming.routable.indexOf(name)] ?? name;
+      },
+    }),
   );
   return app;
 }

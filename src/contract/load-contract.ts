@@ -66,13 +66,15 @@ export function loadContract(path: string, { checked = false } = {}): Contract {
       throw new FileError(at, message, position);
     }
   }
-  const document = openApiDocument(path, normalizeDocument(bundled.value));
+  const normalized = normalizeDocument(bundled.value);
+  const document = openApiDocument(path, normalized.document);
   let schemaDocument: OpenApiDocument | undefined;
   let validatorDocument: OpenApiDocument | undefined;
   const forChecks = (): OpenApiDocument =>
     (schemaDocument ??= openApiDocument(
       path,
-      normalizeDocument(document, { annotations: 'drop' }),
+      normalizeDocument(document, { annotations: 'drop', schemaNames: normalized.schemaNames })
+        .document,
     ));
   const forValidator = (): OpenApiDocument =>
     (validatorDocument ??= openApiDocument(path, validatorView({ ...forChecks() })));

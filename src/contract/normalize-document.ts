@@ -43,6 +43,18 @@ export interface NormalizeOptions {
    * `id`) anywhere in a schema, examples included, as the schema's name.
    */
   readonly annotations?: 'keep' | 'drop';
+  /**
+   * The contract's own schema names, by the name each has in the document normalized (a
+   * discriminator may name a schema by its own name); taken from the document's components where
+   * not given (its first normalizing).
+   */
+  readonly schemaNames?: ReadonlyMap<string, string>;
+}
+
+/** A document normalized, and its own schemas' names (see NormalizeOptions.schemaNames). */
+export interface Normalized {
+  readonly document: Json;
+  readonly schemaNames: ReadonlyMap<string, string>;
 }
 
 function mapRecord(value: Json, each: (child: unknown) => unknown): Json {
@@ -74,9 +86,9 @@ function listOf(value: unknown, each: (child: unknown) => unknown): unknown {
  */
 export function normalizeDocument(
   root: unknown,
-  { annotations = 'keep' }: NormalizeOptions = {},
-): Json {
-  if (!isRecord(root)) return {};
+  { annotations = 'keep', schemaNames }: NormalizeOptions = {},
+): Normalized {
+  if (!isRecord(root)) return { document: {}, schemaNames: new Map() };
   const drop = annotations === 'drop';
   const siblingsIgnored = typeof root.openapi === 'string' && root.openapi.startsWith('3.0');
   const components = isRecord(root.components) ? root.components : {};
@@ -94,10 +106,15 @@ export function normalizeDocument(
     taken.add(name);
     return name;
   };
+  // The names the contract gives its schemas (a discriminator may name them), by their names here.
+  const ownNames = new Map<string, string>();
   // The contract's own components keep their names where those are safe.
   for (const name of Object.keys(written)) if (SAFE_NAME.test(name)) taken.add(name);
   for (const name of Object.keys(written)) {
     const safe = SAFE_NAME.test(name) ? name : freeName(name);
+    // Given the names of a first normalizing, the components it made are none of the contract's.
+    const own = schemaNames === undefined ? name : schemaNames.get(name);
+    if (own !== undefined) ownNames.set(safe, own);
     names.set(pointerOf(['components', 'schemas', name]), safe);
     pending.push({ name: safe, value: written[name] });
   }
@@ -224,27 +241,31 @@ export function normalizeDocument(
     const branches: unknown = kind === '' ? undefined : node[kind];
     if (!Array.isArray(branches)) return rest;
     const mapping = isRecord(found.mapping) ? found.mapping : {};
-    const namesOf = (ref: string): string[] => {
+    /** The values naming a branch: its mapping keys, else its component's own name; none known. */
+    const namesOf = (ref: string): string[] | undefined => {
       const keys = Object.entries(mapping)
         .filter(([, target]) => target === ref || `#/components/schemas/${String(target)}` === ref)
         .map(([key]) => key);
-      return keys.length > 0 ? keys : [ref.slice(ref.lastIndexOf('/') + 1)];
+      if (keys.length > 0) return keys;
+      const name = ref.slice(ref.lastIndexOf('/') + 1);
+      // Only a schema the contract names itself has a name to be told by (not one made here).
+      const own = ref.startsWith('#/components/schemas/') ? ownNames.get(name) : undefined;
+      return own === undefined ? undefined : [own];
     };
     return {
       ...rest,
-      [kind]: branches.map((branch: unknown) =>
-        isRecord(branch) && typeof branch.$ref === 'string'
-          ? {
+      [kind]: branches.map((branch: unknown) => {
+        const names =
+          isRecord(branch) && typeof branch.$ref === 'string' ? namesOf(branch.$ref) : undefined;
+        return names === undefined
+          ? branch
+          : {
               allOf: [
-                {
-                  properties: { [property]: { enum: namesOf(branch.$ref) } },
-                  required: [property],
-                },
+                { properties: { [property]: { enum: names } }, required: [property] },
                 branch,
               ],
-            }
-          : branch,
-      ),
+            };
+      }),
     };
   };
 
@@ -353,5 +374,5 @@ export function normalizeDocument(
   if ('components' in root || Object.keys(normalizedComponents).length > 0) {
     document.components = normalizedComponents;
   }
-  return document;
+  return { document, schemaNames: ownNames };
 }

@@ -29,6 +29,44 @@ function routableName(name: string, taken: Set<string>): string {
   return routable;
 }
 
+/** How the validator names a path's parameters: its route's template and names, and the path's own. */
+export interface RouteNaming {
+  /** The route as the validator gets it: `/users/{user_id}`. */
+  readonly template: string;
+  /** The route's parameter names, by position. */
+  readonly routable: readonly string[];
+  /** This path key's own names, by position. */
+  readonly names: readonly string[];
+}
+
+/**
+ * How each path key's parameters are named for the validator: the first path key of a route (paths
+ * alike but for their parameters' names, or for a `#fragment`) gives the names, made readable
+ * whole by the validator's router (`user-id` → `user_id`); the others' are renamed by position.
+ */
+export function routeNamings(pathKeys: readonly string[]): ReadonlyMap<string, RouteNaming> {
+  const byShape = new Map<string, { template: string; routable: string[] }>();
+  const namings = new Map<string, RouteNaming>();
+  for (const path of pathKeys) {
+    const names = [...routeOf(path).matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
+    let route = byShape.get(shapeOf(path));
+    if (!route) {
+      const taken = new Set<string>();
+      const routable = names.map((name) => {
+        if (!ROUTABLE_NAME.test(name) || taken.has(name)) return routableName(name, taken);
+        taken.add(name);
+        return name;
+      });
+      let i = 0;
+      const template = routeOf(path).replace(/\{[^}]+\}/g, () => `{${routable[i++] ?? ''}}`);
+      route = { template, routable };
+      byShape.set(shapeOf(path), route);
+    }
+    namings.set(path, { ...route, names });
+  }
+  return namings;
+}
+
 /** A list of parameters with the path ones renamed (`user-id` → `user_id`). */
 function renamed(list: unknown, renames: ReadonlyMap<string, string>): unknown {
   if (!Array.isArray(list) || renames.size === 0) return list;
@@ -281,9 +319,14 @@ export function validatorView(document: Json): Json {
                 : parameterSchema(parameter.schema, document);
             const written = typeof parameter.style === 'string' ? parameter.style : defaults.style;
             const style = written === 'label' || written === 'matrix' ? 'simple' : written;
-            // A form style explodes by default, any other does not.
+            // A form style explodes by default, any other does not. Simple style writes a list the
+            // same exploded or not (`3,4,5`), which the validator splits only when not exploded.
             const explode =
-              typeof parameter.explode === 'boolean' ? parameter.explode : written === 'form';
+              style === 'simple' && !isObjectSchema(parameter.schema, document)
+                ? false
+                : typeof parameter.explode === 'boolean'
+                  ? parameter.explode
+                  : written === 'form';
             styled.set(parameter, { ...parameter, style, explode, schema });
           }
           return styled.get(parameter);
@@ -291,28 +334,18 @@ export function validatorView(document: Json): Json {
       : list;
   // Paths alike but for their parameters' names (`/f/{id}`, `/f/{fieldId}`), and variants of a
   // path told apart by a `#fragment`, are one route for a request: its operations in one path item.
-  const routes = new Map<
-    string,
-    { template: string; names: string[]; methods: Map<string, Json[]> }
-  >();
+  const routes = new Map<string, { template: string; methods: Map<string, Json[]> }>();
+  const namings = routeNamings(Object.keys(document.paths));
   for (const [path, item] of Object.entries(document.paths)) {
     if (!isRecord(item)) continue;
-    const names = [...routeOf(path).matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
-    let group = routes.get(shapeOf(path));
-    if (!group) {
-      const taken = new Set<string>();
-      const routable = names.map((name) => {
-        if (!ROUTABLE_NAME.test(name) || taken.has(name)) return routableName(name, taken);
-        taken.add(name);
-        return name;
-      });
-      let i = 0;
-      const template = routeOf(path).replace(/\{[^}]+\}/g, () => `{${routable[i++] ?? ''}}`);
-      group = { template, names: routable, methods: new Map() };
-      routes.set(shapeOf(path), group);
-    }
-    const canonical = group.names;
-    const renames = new Map(names.map((name, i) => [name, canonical[i] ?? name]));
+    const naming = namings.get(path);
+    if (!naming) continue;
+    const group = routes.get(shapeOf(path)) ?? {
+      template: naming.template,
+      methods: new Map<string, Json[]>(),
+    };
+    routes.set(shapeOf(path), group);
+    const renames = new Map(naming.names.map((name, i) => [name, naming.routable[i] ?? name]));
     for (const method of METHODS) {
       const op = item[method];
       if (!isRecord(op)) continue;

@@ -33,8 +33,16 @@ export const answerNotFound: RequestHandler = function answerNotFound(req, _res,
 export function handleErrors(
   logger: Logger,
   bodyLimit: string,
-  onRefused: RefusalListener,
-  shape?: RefusalShaper,
+  {
+    onRefused,
+    shape,
+    pathParameterName,
+  }: {
+    onRefused: RefusalListener;
+    shape?: RefusalShaper;
+    /** The contract's names of a request's path parameters, where the validator knows others. */
+    pathParameterName?: (req: Request) => ((name: string) => string) | undefined;
+  },
 ): ErrorRequestHandler {
   return async function handleError(error: unknown, req: Request, res: Response, _next) {
     const httpError = toHttpError(error, {
@@ -43,6 +51,7 @@ export function handleErrors(
       contentType: req.headers['content-type'],
       hasBody: hasBody(req),
       bodyLimit,
+      pathParameterName: pathParameterName?.(req),
     });
     const requestId = res.getHeader('X-Request-Id');
     if (httpError.status === 503) {

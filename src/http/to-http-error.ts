@@ -12,6 +12,8 @@ export interface FailedRequest {
   /** Whether the request came with a body at all (Content-Length > 0 or chunked). */
   hasBody: boolean;
   bodyLimit: string;
+  /** The contract's name of a path parameter the validator knows by another (`user_id`). */
+  pathParameterName?: ((name: string) => string) | undefined;
 }
 
 /** One way a request or an answer broke its contract, as express-openapi-validator reports it. */
@@ -42,8 +44,12 @@ function locationOf(path: string): { location: string; name: string } {
 }
 
 /** `/query/limit` + `must be <= 100` → `query parameter 'limit' must be <= 100`. */
-function describeItem({ path, message, errorCode }: Violation): string {
-  const { location, name } = locationOf(path);
+function describeItem(
+  { path, message, errorCode }: Violation,
+  pathParameterName: (name: string) => string = (name) => name,
+): string {
+  const { location, name: written } = locationOf(path);
+  const name = location === 'params' || location === 'path' ? pathParameterName(written) : written;
   const where = LOCATIONS[location];
   // The validator's own checks (an empty query value, an unknown parameter) word their whole
   // message, which may quote a name the client sent: bounded like our own.
@@ -56,9 +62,13 @@ function describeItem({ path, message, errorCode }: Violation): string {
   return `${where} '${name}' ${message}`;
 }
 
-function badRequestMessage(items: readonly Violation[], fallback: string): string {
+function badRequestMessage(
+  items: readonly Violation[],
+  fallback: string,
+  pathParameterName?: (name: string) => string,
+): string {
   if (items.length === 0) return fallback;
-  const described = items.slice(0, MAX_ITEMS).map(describeItem);
+  const described = items.slice(0, MAX_ITEMS).map((item) => describeItem(item, pathParameterName));
   const more = items.length > MAX_ITEMS ? ` (and ${items.length - MAX_ITEMS} more)` : '';
   const outsideContract = items.some((item) =>
     PARAMETER_LOCATIONS.has(locationOf(item.path).location),
@@ -70,9 +80,13 @@ function badRequestMessage(items: readonly Violation[], fallback: string): strin
 }
 
 /** A 400 naming each way the request broke the contract. */
-export function requestViolation(items: readonly Violation[], fallback = ''): HttpError {
-  const message = badRequestMessage(items, fallback);
-  const details = items.map(describeItem);
+export function requestViolation(
+  items: readonly Violation[],
+  fallback = '',
+  pathParameterName?: (name: string) => string,
+): HttpError {
+  const message = badRequestMessage(items, fallback, pathParameterName);
+  const details = items.map((item) => describeItem(item, pathParameterName));
   return new HttpError(400, 'bad_request', message, {}, details.length > 0 ? details : [message]);
 }
 
@@ -162,7 +176,9 @@ function payloadTooLarge(request: FailedRequest): HttpError {
 /** express-openapi-validator's errors, told apart by their class. */
 function fromValidator(error: Error, request: FailedRequest): HttpError | undefined {
   const items = 'errors' in error && Array.isArray(error.errors) ? violationsOf(error.errors) : [];
-  if (error instanceof validatorErrors.BadRequest) return requestViolation(items, error.message);
+  if (error instanceof validatorErrors.BadRequest) {
+    return requestViolation(items, error.message, request.pathParameterName);
+  }
   if (error instanceof validatorErrors.NotFound) return noOperation(request.method, request.path);
   if (error instanceof validatorErrors.MethodNotAllowed) {
     const allow = 'headers' in error && isRecord(error.headers) ? error.headers.Allow : undefined;
