@@ -1,7 +1,8 @@
 /**
- * npm run bench: the suite (run.js), then one replica on Redis against in memory
- * (redis.js), one after the other so that they never load the machine together. --quick goes to
- * both; --no-prism to run.js, the only one with Prism. Stops at the first that fails.
+ * npm run bench: the suite (run.js), then large public contracts beside Prism (contract.js), then
+ * one replica on Redis against in memory (redis.js), one after the other so that they never load
+ * the machine together. --quick goes to all three; --no-prism to run.js and contract.js, the ones
+ * with Prism. Stops at the first that fails.
  * Usage: node bench/all.js [--quick] [--no-prism]
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { projectRoot } from './lib/paths.js';
 const args = process.argv.slice(2);
 const benches = [
   ['run.js', args],
+  ['contract.js', args],
   ['redis.js', args.filter((arg) => arg !== '--no-prism')],
 ];
 for (const [script, scriptArgs] of benches) {

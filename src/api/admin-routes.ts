@@ -8,7 +8,7 @@ import {
   isCoverageFormat,
 } from '../state/coverage-formats.js';
 import { reportCoverage } from '../state/coverage-report.js';
-import { authenticateAdmin } from '../http/bearer-auth.js';
+import { authenticateAdmin } from '../http/authenticate.js';
 import { METRICS_CONTENT_TYPE, type MockMetrics } from '../http/metrics.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';

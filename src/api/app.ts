@@ -1,14 +1,16 @@
+import type { IncomingMessage } from 'node:http';
 import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { CONSOLE_PATH, serveConsole } from './admin-console.js';
 import { createAdminApi } from './admin-routes.js';
 import { createContractAnswers, type BrokenExamples } from '../contract/contract-answers.js';
 import { kindOf } from '../contract/media-types.js';
+import { requestMediaOf } from '../contract/document-parts.js';
 import { routeNamings } from '../contract/validator-view.js';
 import type { Contract } from '../contract/load-contract.js';
 import { createContractValidator, type AnswerBreachListener } from '../contract/validator.js';
 import { checkAccept } from '../http/accept.js';
-import { authenticate } from '../http/bearer-auth.js';
+import { authenticate } from '../http/authenticate.js';
 import { allowCors } from '../http/cors.js';
 import { answerNotFound, handleErrors } from '../http/error-handler.js';
 import { installExactJson } from '../http/exact-json.js';
@@ -92,10 +94,21 @@ export interface AppDeps {
   initial?: readonly Pet[] | undefined;
 }
 
-/** Whether a request's body is JSON (`application/json`, or any `+json` type). */
-function isJsonBody(req: { headers: { 'content-type'?: string | undefined } }): boolean {
-  const type = req.headers['content-type'];
-  return type !== undefined && kindOf(type) === 'json';
+/**
+ * Whether a request's body is JSON (`application/json`, or a `+json` type) its operation takes: a
+ * body of a type it does not take is not read (checkBodyType refuses it).
+ */
+function isJsonBodyOf(calls: PetCalls): (req: IncomingMessage) => boolean {
+  return (req) => {
+    const type = req.headers['content-type'];
+    const op = calls.find(req)?.match?.operation;
+    return (
+      type !== undefined &&
+      kindOf(type) === 'json' &&
+      op !== undefined &&
+      requestMediaOf(op, type) !== undefined
+    );
+  };
 }
 
 /**
@@ -178,12 +191,10 @@ export function createApp(deps: AppDeps): Express {
       // Ours: 404 and 405 (with Allow) from method and path alone, before a body is read.
       findOperation(calls),
       // Ours: the validator reads no charset, and express.text would decode any into text.
-      requireUtf8,
-      // Ours: the validator says 415 for a missing body, and knows no 400 of the contract's.
-      checkBodyType(calls),
+      requireUtf8(calls),
       // Ours: int64 beyond 2^53 keeps its digits, depth and duplicate keys are refused; the
       // validator sees only what JSON.parse made of the text.
-      express.text({ type: isJsonBody, limit: BODY_LIMIT }),
+      express.text({ type: isJsonBodyOf(calls), limit: BODY_LIMIT }),
       parseJsonExactly(calls),
       // Ours: the validator reads no body; forms and multipart fields carry only text.
       readBody(calls, contract.document, BODY_LIMIT),
@@ -195,12 +206,17 @@ export function createApp(deps: AppDeps): Express {
       readCookies,
       // Ours: the validator checks Accept only with the answer, after the handler has run.
       checkAccept(calls, (op) => answers.mediaTypesOf(op)),
-      // Ours: the contract has no HEAD, and the validator knows only its methods.
-      answerHeadAsGet,
+      // Ours: the validator says 415 for a missing body, and knows no 400 of the contract's.
+      checkBodyType(calls),
+      // Ours: a HEAD the contract does not document is its GET, and the validator knows only
+      // the document's methods.
+      answerHeadAsGet(calls),
       ...(deps.validation === 'off'
         ? []
         : createContractValidator(contract.validatorDocument, {
-            onAnswerBreach: proxy?.judgeRelayedAnswer ?? servedAsWritten(calls),
+            onAnswerBreach:
+              proxy?.judgeRelayedAnswer ??
+              (deps.brokenExamples === 'serve' ? servedAsWritten(calls) : undefined),
           })),
       applyScenarios(
         {

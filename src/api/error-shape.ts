@@ -4,8 +4,9 @@ import { documentsStatus, type Operation } from '../contract/operation-index.js'
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import type { ErrorBody } from '../http/http-error.js';
 import { isRecord } from '../util/is-record.js';
+import { oneLine, truncate } from '../util/quote-text.js';
 
-import { ERROR_MESSAGE_HEADER } from '../http/cors.js';
+import { ERROR_MESSAGE_HEADER } from '../http/http-error.js';
 
 /** An error answered in the contract's shape: its documented answer, the mock's message beside it. */
 export type ShapedError = ContractAnswer;
@@ -39,11 +40,6 @@ function withOwnWords(generated: Record<string, unknown>, own: ErrorBody): Recor
   if (typeof told.code === 'string') told.code = own.code;
   if (typeof told.status === 'number') told.status = own.status;
   return told;
-}
-
-/** A header value on one line of printable text. */
-function headerText(text: string): string {
-  return text.replace(/[^\t\x20-\x7e]/g, '?').slice(0, 300);
 }
 
 export function createErrorShapes(
@@ -89,7 +85,10 @@ export function createErrorShapes(
       return {
         ...answer,
         ...(told && check?.(told).length === 0 && { body: told }),
-        headers: { ...answer.headers, [ERROR_MESSAGE_HEADER]: headerText(body.message) },
+        headers: {
+          ...answer.headers,
+          [ERROR_MESSAGE_HEADER]: truncate(oneLine(body.message), 300),
+        },
       };
     },
   };

@@ -11,6 +11,7 @@ import type { PetCalls, Reply } from '../http/pet-call.js';
 import type { ContractAnswers } from '../contract/contract-answers.js';
 import { sendContractAnswer } from './send-answer.js';
 import type { Contract } from '../contract/load-contract.js';
+import type { Operation } from '../contract/operation-index.js';
 
 /** A request that passed every check of the contract, as the handlers read it. */
 export interface CheckedRequest {
@@ -70,6 +71,14 @@ const PET_OPERATIONS: Readonly<Record<string, string>> = {
   getPet: 'GET /pets/{petId}',
 };
 
+/** Whether an operation is one of the Pet Store's own (same operationId, method and path). */
+export function isPetStoreOperation(
+  op: Pick<Operation, 'operationId' | 'method' | 'pathKey'>,
+): boolean {
+  const shape = op.operationId === undefined ? undefined : PET_OPERATIONS[op.operationId];
+  return shape === `${op.method} ${op.pathKey}`;
+}
+
 /**
  * The Pet Store's three operations, by name: thin handlers over the session's store. They answer
  * a contract's operation only where it is the Pet Store's (same operationId, method and path, and
@@ -107,10 +116,10 @@ export function createPetHandlers(
   };
   const served = new Map<string, PetHandler>();
   if (!contract.hasSchema('Pet')) return served;
-  for (const [name, shape] of Object.entries(PET_OPERATIONS)) {
+  for (const name of Object.keys(PET_OPERATIONS)) {
     const op = contract.operations.byName(name);
     const handler = handlers[name];
-    if (op && handler && `${op.method} ${op.pathKey}` === shape) served.set(name, handler);
+    if (op && handler && isPetStoreOperation(op)) served.set(name, handler);
   }
   return served;
 }

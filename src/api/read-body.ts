@@ -1,6 +1,6 @@
 import express, { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { mediaSchemaOf } from '../contract/document-parts.js';
+import { mediaSchemaOf, requestMediaOf } from '../contract/document-parts.js';
 import { essenceOf, kindOf } from '../contract/media-types.js';
 import type { OpenApiDocument } from '../contract/openapi-document.js';
 import type { Operation } from '../contract/operation-index.js';
@@ -18,6 +18,22 @@ function bytesOf(limit: string): number {
   const match = /^(\d+)\s*(b|kb|mb)?$/i.exec(limit.trim());
   const unit = { b: 1, kb: 1024, mb: 1024 * 1024 }[(match?.[2] ?? 'b').toLowerCase()] ?? 1;
   return Number(match?.[1] ?? 0) * unit;
+}
+
+/** Whether a multipart part sent as a file holds JSON (`application/json`, `+json`). */
+function isJsonPart(mimetype: string): boolean {
+  return kindOf(mimetype) === 'json' && essenceOf(mimetype) !== '*/*';
+}
+
+/** A part's JSON, or its text where it is not JSON (for the validator to refuse). */
+function jsonOf(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
+  try {
+    const value: unknown = JSON.parse(text);
+    return value;
+  } catch {
+    return text;
+  }
 }
 
 /** The 413 of a body over the limit. */
@@ -59,7 +75,8 @@ export function readBody(
   return function readBody(req, res, next) {
     const op = calls.of(req).match?.operation;
     const type = req.headers['content-type'];
-    if (!op?.requestBody || type === undefined || req.body !== undefined) {
+    // A body of a type the operation does not take is not read: checkBodyType refuses it.
+    if (!op || type === undefined || req.body !== undefined || !requestMediaOf(op, type)) {
       next();
       return;
     }
@@ -76,14 +93,16 @@ export function readBody(
       const media = schemaOf(op, essenceOf(type));
       if ((kind === 'form' || kind === 'multipart') && isRecord(req.body)) {
         const uploaded = Array.isArray(req.files) ? req.files : [];
-        const body: Record<string, unknown> = coerceFields(document, media, req.body);
+        // A part sent as a file stands as what it is: JSON read (a part named by the encoding
+        // or sent as application/json), else an empty text, which `format: binary` takes.
+        const fields: Record<string, unknown> = { ...req.body };
         for (const file of uploaded) {
-          const earlier = body[file.fieldname];
+          const value = isJsonPart(file.mimetype) ? jsonOf(file.buffer) : '';
+          const earlier = fields[file.fieldname];
           const list: unknown[] = Array.isArray(earlier) ? earlier : [earlier];
-          // A file stands in the body as an empty text (`format: binary`), a list for several.
-          body[file.fieldname] = earlier === undefined ? '' : [...list, ''];
+          fields[file.fieldname] = earlier === undefined ? value : [...list, value];
         }
-        req.body = body;
+        req.body = coerceFields(document, media, fields);
       }
       next();
     };
@@ -92,12 +111,30 @@ export function readBody(
         next(tooLarge(bodyLimit));
         return;
       }
+      // The whole body within the limit, chunked too (multer bounds each part, not their sum):
+      // past it, the parts are no longer read and the request is answered 413.
+      let received = 0;
+      let answered = false;
+      const once = (error?: unknown): void => {
+        if (answered) return;
+        answered = true;
+        req.off('data', count);
+        typed(error);
+      };
+      const count = (chunk: Buffer): void => {
+        received += chunk.length;
+        if (received <= limit) return;
+        req.unpipe();
+        req.resume();
+        once(tooLarge(bodyLimit));
+      };
+      req.on('data', count);
       files(req, res, (error: unknown) => {
         if (error instanceof multer.MulterError) {
           const over = /^LIMIT_(FILE_SIZE|FIELD_VALUE|FILE_COUNT|FIELD_COUNT|PART_COUNT)$/.test(
             error.code,
           );
-          typed(
+          once(
             over
               ? tooLarge(bodyLimit)
               : new HttpError(
@@ -108,7 +145,7 @@ export function readBody(
           );
           return;
         }
-        typed(
+        once(
           error === undefined
             ? undefined
             : new HttpError(400, 'bad_request', 'The multipart body could not be read.'),

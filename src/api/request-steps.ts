@@ -86,19 +86,24 @@ export function parseJsonExactly(calls: PetCalls): RequestHandler {
  * A text body in a charset other than UTF-8, the only one JSON has (RFC 8259 §8.1) and the one the
  * mock reads forms and text in: 400, instead of being decoded into other characters and stored.
  */
-export const requireUtf8: RequestHandler = function requireUtf8(req, _res, next) {
-  const charset = charsetOf(req);
-  const type = req.headers['content-type'] ?? 'application/json';
-  const textual = !['binary', 'multipart'].includes(kindOf(type));
-  if (charset !== undefined && charset !== 'utf-8' && textual && hasBody(req)) {
-    throw new HttpError(
-      400,
-      'unsupported_media_type',
-      `The body must be ${essenceOf(type)} in UTF-8, not ${quoteText(charset)}.`,
-    );
-  }
-  next();
-};
+export function requireUtf8(calls: PetCalls): RequestHandler {
+  return function requireUtf8(req, _res, next) {
+    const charset = charsetOf(req);
+    const type = req.headers['content-type'] ?? 'application/json';
+    const textual = !['binary', 'multipart'].includes(kindOf(type));
+    if (charset !== undefined && charset !== 'utf-8' && textual && hasBody(req)) {
+      // Named by the one type the operation takes, where it takes one (the Pet Store's JSON).
+      const documented = calls.of(req).match?.operation?.requestBody?.mediaTypes ?? [];
+      const named = documented.length === 1 ? (documented[0] ?? '') : essenceOf(type);
+      throw new HttpError(
+        400,
+        'unsupported_media_type',
+        `The body must be ${named} in UTF-8, not ${quoteText(charset)}.`,
+      );
+    }
+    next();
+  };
+}
 
 /** The media types an operation takes, in words: `application/json` or `a, b or c`. */
 function typesInWords(types: readonly string[]): string {
@@ -190,13 +195,17 @@ export function checkQuery(calls: PetCalls): RequestHandler {
 }
 
 /**
- * A HEAD is answered as the GET of its path (node sends no body for it). The validator knows only
- * the document's methods, and the contract has no HEAD.
+ * A HEAD the contract does not document is answered as the GET of its path (node sends no body
+ * for it): the validator knows only the document's methods.
  */
-export const answerHeadAsGet: RequestHandler = function answerHeadAsGet(req, _res, next) {
-  if (req.method === 'HEAD') req.method = 'GET';
-  next();
-};
+export function answerHeadAsGet(calls: PetCalls): RequestHandler {
+  return function answerHeadAsGet(req, _res, next) {
+    if (req.method === 'HEAD' && calls.of(req).match?.operation?.method === 'GET') {
+      req.method = 'GET';
+    }
+    next();
+  };
+}
 
 /**
  * The request's cookies as `req.cookies`, where the validator reads cookie parameters (Express
@@ -275,7 +284,8 @@ export function readStyledPath(
           throw queryOutsideContract(name, problem.replace(/^\S+\s/, ''), 'Path parameter');
         }
       }
-      path = path.replace(`{${name}}`, simple);
+      // A function: a client's `$&` or `$'` is text, not a replacement pattern.
+      path = path.replace(`{${name}}`, () => simple);
     }
     const query = req.url.indexOf('?');
     req.url = query < 0 ? path : `${path}${req.url.slice(query)}`;

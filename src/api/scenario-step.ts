@@ -1,10 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Operation } from '../contract/operation-index.js';
-import { challengeOf } from '../http/bearer-auth.js';
+import { challengeOfOperation } from '../http/authenticate.js';
 import { sendJsonText } from '../http/send-json.js';
 import { documentsStatus } from '../contract/operation-index.js';
 import type { ErrorShapes } from './error-shape.js';
 import { sendContractAnswer } from './send-answer.js';
+import { isPetStoreOperation } from './pet-handlers.js';
 import type { SendJson } from '../http/exact-json.js';
 import type { ErrorBody, ErrorCode } from '../http/http-error.js';
 import { NotInContractError, preferredCode } from '../contract/prefer.js';
@@ -26,13 +27,24 @@ interface Forced {
   readonly by: string;
 }
 
-const DEFAULT_ERRORS: Readonly<Record<number, { code: ErrorCode; message: string }>> = {
+/** A forced error's code and message where its rule gives none: the Pet Store's own words first. */
+const DEFAULT_ERRORS: Readonly<
+  Record<number, { code: ErrorCode; message: string; petStore?: string }>
+> = {
   400: {
     code: 'bad_request',
     message: 'The request is missing required fields or contains invalid values.',
   },
-  401: { code: 'unauthorized', message: 'Missing or invalid API key.' },
-  404: { code: 'not_found', message: 'The requested animal does not exist.' },
+  401: {
+    code: 'unauthorized',
+    message: 'Missing or invalid credentials.',
+    petStore: 'Missing or invalid API key.',
+  },
+  404: {
+    code: 'not_found',
+    message: 'The requested resource does not exist.',
+    petStore: 'The requested animal does not exist.',
+  },
 };
 
 /** The milliseconds a rule's delay holds: its fixed value, or drawn from min to max, both included. */
@@ -121,9 +133,10 @@ async function choose(
   return rule && { rule, by: `scenario ${scenario.name}` };
 }
 
-function errorBody(rule: Rule, status: number): ErrorBody {
+function errorBody(rule: Rule, status: number, op: Operation): ErrorBody {
   const fallback = DEFAULT_ERRORS[status] ?? { code: 'bad_request', message: 'Forced error.' };
-  return { code: rule.code ?? fallback.code, message: rule.message ?? fallback.message, status };
+  const message = (isPetStoreOperation(op) ? fallback.petStore : undefined) ?? fallback.message;
+  return { code: rule.code ?? fallback.code, message: rule.message ?? message, status };
 }
 
 /**
@@ -186,8 +199,8 @@ export function applyScenarios(
       return;
     }
     const headers: Record<string, string> =
-      status === 401 ? { 'WWW-Authenticate': challengeOf(op) } : {};
-    const body = errorBody(rule, status);
+      status === 401 ? { 'WWW-Authenticate': challengeOfOperation(op) } : {};
+    const body = errorBody(rule, status, op);
     // A status the contract does not list for the operation (a secured one's 401) is answered as
     // the mock's own refusals are, past the response validation that has no schema for it.
     if (!documentsStatus(op, status)) {
@@ -198,6 +211,7 @@ export function applyScenarios(
       choose: (offered) => req.accepts([...offered]),
     });
     if (shaped) {
+      call.answerSource = shaped.source;
       sendContractAnswer(res, { ...shaped, headers: { ...shaped.headers, ...headers } }, sendJson);
       return;
     }

@@ -23,7 +23,8 @@ export function sendContractAnswer(
     return;
   }
   // JSON the contract gives a schema goes through the validator; without one it has nothing to check.
-  if (kindOf(mediaType) === 'json' && answer.schema) {
+  // (A null body too: the validator's hook answers res.json(null) with a 204.)
+  if (kindOf(mediaType) === 'json' && answer.schema && answer.body !== null) {
     // application/json keeps res.json's own Content-Type; another JSON type is named.
     const named: Record<string, string> = { ...headers };
     if (mediaType !== 'application/json') named['Content-Type'] = contentTypeOf(mediaType);

@@ -3,6 +3,7 @@ import { isRecord } from '../util/is-record.js';
 import { CONTRACT_ID, createContractAjv, type ContractAjv } from './contract-ajv.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { derefSchema } from './schema-refs.js';
+import { SCHEMA_MAPS } from './schema-keywords.js';
 
 /** Checks a value against one of the document's schemas as an answer; returns the problems. */
 export type AnswerCheck = (schema: unknown, value: unknown) => readonly string[];
@@ -22,14 +23,6 @@ function isWriteOnly(document: OpenApiDocument, schema: unknown): boolean {
  * bounds they make exclusive, writeOnly properties not required (the validator drops them from
  * `required` in answers), and local references pointing into the registered document.
  */
-/** Keys whose value maps names to schemas: a name there is no keyword. */
-const NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-]);
 /** Keywords a validator may misread: annotations holding data, and schema ids. */
 const ANNOTATIONS = new Set(['example', 'examples', '$id', '$anchor', '$dynamicAnchor', '$schema']);
 
@@ -46,7 +39,7 @@ function answerView(document: OpenApiDocument, value: unknown, names = false): u
     view[key] =
       key === '$ref' && typeof child === 'string' && child.startsWith('#/')
         ? `${CONTRACT_ID}${child}`
-        : answerView(document, child, NAME_MAPS.has(key));
+        : answerView(document, child, SCHEMA_MAPS.has(key));
   }
   for (const [flag, bound] of [
     ['exclusiveMinimum', 'minimum'],

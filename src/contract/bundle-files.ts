@@ -146,7 +146,14 @@ export function bundleFiles(root: ContractFile): BundledContract {
         at.position,
       );
     }
-    const path = resolve(dirname(from.path), decodeURI(target.replace(/^file:\/\//i, '')));
+    const written = target.replace(/^file:\/\//i, '');
+    let decoded = written;
+    try {
+      decoded = decodeURI(written);
+    } catch {
+      // Not percent-encoding: the file name as written.
+    }
+    const path = resolve(dirname(from.path), decoded);
     if (path === rootPath) return '';
     let index = indexOf.get(path);
     if (index === undefined) {

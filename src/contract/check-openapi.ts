@@ -2,6 +2,7 @@ import { isRecord } from '../util/is-record.js';
 import { forEachRef } from './bundle-files.js';
 import { locate, localRefSteps } from './json-pointer.js';
 import type { PathStep } from '../util/located-file.js';
+import { HTTP_METHODS } from './document-parts.js';
 
 /** One way a document is not an OpenAPI document the mock can serve, and where. */
 export interface DocumentProblem {
@@ -9,9 +10,40 @@ export interface DocumentProblem {
   readonly message: string;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const STATUS = /^([1-5](\d\d|XX)|default)$/;
 const LOCATIONS = new Set(['query', 'header', 'path', 'cookie']);
+
+/**
+ * Every scheme a `security` list names is declared in components.securitySchemes: a name that is
+ * not (a typo, a case) would otherwise ask nothing of a request.
+ */
+function checkSecurity(
+  security: unknown,
+  path: PathStep[],
+  declared: ReadonlySet<string>,
+  problems: DocumentProblem[],
+): void {
+  if (security === undefined) return;
+  if (!Array.isArray(security)) {
+    problems.push({ path, message: 'security must be a list of requirements' });
+    return;
+  }
+  const requirements: unknown[] = security;
+  for (const [i, requirement] of requirements.entries()) {
+    if (!isRecord(requirement)) {
+      problems.push({ path: [...path, i], message: 'a security requirement must be a mapping' });
+      continue;
+    }
+    for (const name of Object.keys(requirement)) {
+      if (!declared.has(name)) {
+        problems.push({
+          path: [...path, i, name],
+          message: `the security scheme "${name}" is not declared in components.securitySchemes`,
+        });
+      }
+    }
+  }
+}
 
 function checkOperation(
   operation: unknown,
@@ -19,12 +51,14 @@ function checkOperation(
   seenIds: Map<string, string>,
   problems: DocumentProblem[],
   version: string,
+  schemes: ReadonlySet<string>,
 ): void {
   if (!isRecord(operation)) {
     problems.push({ path, message: 'an operation must be an object' });
     return;
   }
   const { operationId, responses, parameters } = operation;
+  checkSecurity(operation.security, [...path, 'security'], schemes, problems);
   if (operationId !== undefined) {
     if (typeof operationId !== 'string' || operationId === '') {
       problems.push({ path: [...path, 'operationId'], message: 'operationId must be a text' });
@@ -95,6 +129,8 @@ export function checkOpenApi(document: unknown): DocumentProblem[] {
   if (!isRecord(document)) return [{ path: [], message: 'not an OpenAPI document: not a mapping' }];
   const problems: DocumentProblem[] = [];
   const { openapi, info, paths, servers, webhooks, components } = document;
+  const declared = isRecord(components) ? components.securitySchemes : undefined;
+  const schemes = new Set(isRecord(declared) ? Object.keys(declared) : []);
   if (typeof openapi !== 'string' || !/^3\.[01]\.\d+/.test(openapi)) {
     problems.push({
       path: ['openapi'],
@@ -102,6 +138,7 @@ export function checkOpenApi(document: unknown): DocumentProblem[] {
     });
     return problems;
   }
+  checkSecurity(document.security, ['security'], schemes, problems);
   if (!isRecord(info) || typeof info.title !== 'string' || typeof info.version !== 'string') {
     problems.push({ path: ['info'], message: 'info needs a title and a version' });
   }
@@ -129,9 +166,9 @@ export function checkOpenApi(document: unknown): DocumentProblem[] {
         continue;
       }
       checkParameters(item.parameters, [...at, 'parameters'], problems);
-      for (const method of METHODS) {
+      for (const method of HTTP_METHODS) {
         if (item[method] !== undefined)
-          checkOperation(item[method], [...at, method], seenIds, problems, openapi);
+          checkOperation(item[method], [...at, method], seenIds, problems, openapi, schemes);
       }
     }
   }

@@ -1,5 +1,6 @@
 import { isRecord } from '../util/is-record.js';
 import type { PathStep } from '../util/located-file.js';
+import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES } from './schema-keywords.js';
 
 /** One way a schema of the document is not a JSON Schema, and where. */
 export interface SchemaProblem {
@@ -19,22 +20,6 @@ const COUNTS = [
   'minContains',
   'maxContains',
 ];
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_VALUES = [
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'additionalProperties',
-  'additionalItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'items',
-];
-
 function isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
@@ -138,7 +123,9 @@ function* schemasOf(
   if (!isRecord(value)) return;
   for (const [key, child] of Object.entries(value)) {
     // Examples are data: what they hold is not a document's structure.
-    if (key === 'example' || key === 'examples' || key === 'default') continue;
+    if (key === 'example' || key === 'examples' || key === 'default' || key.startsWith('x-')) {
+      continue;
+    }
     if (key === 'schema') yield { schema: child, path: [...path, key] };
     else if (
       key === 'schemas' &&

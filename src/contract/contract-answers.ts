@@ -1,11 +1,12 @@
 import type { Faker } from '@faker-js/faker';
 import { isRecord } from '../util/is-record.js';
+import { oneLine } from '../util/quote-text.js';
 import { Refusal } from '../util/refusal.js';
 import { createAnswerCheck, type AnswerCheck } from './answer-check.js';
-import { operationObject } from './document-parts.js';
+import { operationObject, responseKeyOf } from './document-parts.js';
 import { concreteType, essenceOf, kindOf } from './media-types.js';
 import type { OpenApiDocument } from './openapi-document.js';
-import type { Operation } from './operation-index.js';
+import type { Operation, OperationIndex } from './operation-index.js';
 import { sampleFile } from './sample-files.js';
 import { SchemaFaker } from './schema-faker.js';
 import { SchemaError, derefSchema } from './schema-refs.js';
@@ -133,12 +134,6 @@ function hashText(text: string): number {
   return hash;
 }
 
-/** The documented answer for a status: exact (`201`), then its range (`2XX`), then `default`. */
-function responseKeyOf(responses: Record<string, unknown>, status: number): string | undefined {
-  const range = `${Math.floor(status / 100)}XX`;
-  return [String(status), range, range.toLowerCase(), 'default'].find((key) => key in responses);
-}
-
 /** The natural status: the lowest documented 2xx, else 3xx, else what a range or `default` says. */
 function naturalStatusOf(responses: Record<string, unknown>): number | undefined {
   const statuses = Object.keys(responses).map(Number).filter(Number.isInteger);
@@ -149,7 +144,18 @@ function naturalStatusOf(responses: Record<string, unknown>): number | undefined
   const keys = Object.keys(responses).map((key) => key.toUpperCase());
   if (keys.includes('2XX') || keys.includes('DEFAULT')) return 200;
   if (keys.includes('3XX')) return 302;
-  return statuses.length > 0 ? Math.min(...statuses) : undefined;
+  if (statuses.length > 0) return Math.min(...statuses);
+  // Only ranges of errors (`4XX`): the first status of the lowest.
+  const ranges = keys.filter((key) => /^[1-5]XX$/.test(key)).sort();
+  return ranges[0] === undefined ? undefined : Number(ranges[0].charAt(0)) * 100;
+}
+
+/** Media types with the JSON ones first, each kind in the order written. */
+function jsonFirst(types: readonly string[]): string[] {
+  return [
+    ...types.filter((type) => kindOf(type) === 'json'),
+    ...types.filter((type) => kindOf(type) !== 'json'),
+  ];
 }
 
 /** A header's (or an answer's) examples, as OpenAPI writes them: `example`, or `examples` with values. */
@@ -170,7 +176,7 @@ function headerText(value: unknown): string {
           .map(([key, item]) => `${key},${headerText(item)}`)
           .join(',')
       : String(value);
-  return text.replace(/[^\t\x20-\x7e]/g, ' ');
+  return oneLine(text);
 }
 
 /** A faker of its own, loaded on the first generated answer (~0.4 s the first time). */
@@ -201,7 +207,11 @@ export interface ContractAnswerOptions {
  * bytes (a small valid file for common types). Each answer is built once, on first use.
  */
 export function createContractAnswers(
-  contract: { readonly document: OpenApiDocument; readonly schemaDocument: OpenApiDocument },
+  contract: {
+    readonly document: OpenApiDocument;
+    readonly schemaDocument: OpenApiDocument;
+    readonly operations: Pick<OperationIndex, 'operations'>;
+  },
   { seed, brokenExamples = 'generate', onBrokenExample }: ContractAnswerOptions,
 ): ContractAnswers {
   const { document } = contract;
@@ -212,6 +222,8 @@ export function createContractAnswers(
     (checkOf ??= createAnswerCheck(contract.schemaDocument))(schema, value);
   const answers = new Map<string, Promise<ContractAnswer>>();
   const writeOnlySchemas = new Map<string, unknown>();
+  /** The media types of each operation's natural answer, by its name (asked on every request). */
+  const mediaTypes = new Map<string, readonly string[]>();
   const reported = new Set<string>();
   const found = new Map<string, BrokenExample>();
   let faker: Promise<Faker> | undefined;
@@ -407,7 +419,8 @@ export function createContractAnswers(
     if (!isRecord(response)) throw new ContractAnswerError(op, `it documents no ${status} answer`);
     const content = isRecord(response.content) ? Object.keys(response.content) : [];
     if (content.length === 0) return { status, response };
-    const offered = [...new Set(content.map(concreteType))];
+    // JSON first: a client that takes anything (no Accept, `*/*`) gets JSON where it is offered.
+    const offered = jsonFirst([...new Set(content.map(concreteType))]);
     const picked = request.choose ? request.choose(offered) : offered[0];
     if (picked === false) throw new NotAcceptableError(offered);
     const type = picked ?? offered[0] ?? 'application/json';
@@ -469,44 +482,36 @@ export function createContractAnswers(
   function scanExamples(): void {
     if (scanned) return;
     scanned = true;
-    for (const [path, item] of Object.entries(document.paths)) {
-      if (!isRecord(item)) continue;
-      for (const [method, operation] of Object.entries(item)) {
-        if (!isRecord(operation) || !isRecord(operation.responses)) continue;
-        const name =
-          typeof operation.operationId === 'string' && operation.operationId !== ''
-            ? operation.operationId
-            : `${method.toUpperCase()} ${path}`;
-        for (const [key, response] of Object.entries(operation.responses)) {
-          const status = Number(key);
-          if (!isRecord(response) || !isRecord(response.content) || !Number.isInteger(status)) {
+    for (const op of contract.operations.operations) {
+      for (const [key, response] of Object.entries(responsesOf(op))) {
+        const status = Number(key);
+        if (!isRecord(response) || !isRecord(response.content) || !Number.isInteger(status)) {
+          continue;
+        }
+        for (const [mediaType, media] of Object.entries(response.content)) {
+          if (!isRecord(media) || kindOf(mediaType) !== 'json' || media.schema === undefined) {
             continue;
           }
-          for (const [mediaType, media] of Object.entries(response.content)) {
-            if (!isRecord(media) || kindOf(mediaType) !== 'json' || media.schema === undefined) {
-              continue;
+          for (const example of examplesOf(media)) {
+            let problem: string | undefined;
+            try {
+              [problem] = check(
+                media.schema,
+                withoutWriteOnly(document, media.schema, example.value),
+              );
+            } catch (error) {
+              problem = error instanceof Error ? error.message : String(error);
             }
-            for (const example of examplesOf(media)) {
-              let problem: string | undefined;
-              try {
-                [problem] = check(
-                  media.schema,
-                  withoutWriteOnly(document, media.schema, example.value),
-                );
-              } catch (error) {
-                problem = error instanceof Error ? error.message : String(error);
-              }
-              if (problem === undefined) continue;
-              const broken: BrokenExample = {
-                operation: name,
-                status,
-                mediaType,
-                ...(example.name !== undefined && { example: example.name }),
-                problem,
-              };
-              const key = `${name} ${status} ${mediaType} ${example.name ?? ''}`;
-              if (!found.has(key)) found.set(key, broken);
-            }
+            if (problem === undefined) continue;
+            const broken: BrokenExample = {
+              operation: op.name,
+              status,
+              mediaType,
+              ...(example.name !== undefined && { example: example.name }),
+              problem,
+            };
+            const seen = `${op.name} ${status} ${mediaType} ${example.name ?? ''}`;
+            if (!found.has(seen)) found.set(seen, broken);
           }
         }
       }
@@ -527,12 +532,17 @@ export function createContractAnswers(
       return { ...rest, body: Buffer.isBuffer(body) ? body : structuredClone(body) };
     },
     mediaTypesOf: (op) => {
-      const responses = responsesOf(op);
-      const status = naturalStatusOf(responses);
-      const key = status === undefined ? undefined : responseKeyOf(responses, status);
-      const response = key === undefined ? undefined : responses[key];
-      const content = isRecord(response) && isRecord(response.content) ? response.content : {};
-      return [...new Set(Object.keys(content).map(concreteType))];
+      let types = mediaTypes.get(op.name);
+      if (!types) {
+        const responses = responsesOf(op);
+        const status = naturalStatusOf(responses);
+        const key = status === undefined ? undefined : responseKeyOf(responses, status);
+        const response = key === undefined ? undefined : responses[key];
+        const content = isRecord(response) && isRecord(response.content) ? response.content : {};
+        types = jsonFirst([...new Set(Object.keys(content).map(concreteType))]);
+        mediaTypes.set(op.name, types);
+      }
+      return types;
     },
     withoutWriteOnly: (op, status, body) => {
       const schema = writeOnlySchemaOf(op, status);

@@ -4,6 +4,27 @@ import { essenceOf } from './media-types.js';
 import type { Operation } from './operation-index.js';
 import type { OpenApiDocument } from './openapi-document.js';
 
+/** The methods a path item may hold operations for, as OpenAPI writes them. */
+export const HTTP_METHODS: readonly string[] = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+];
+
+/** The documented answer for a status: exact (`201`), then its range (`2XX`), then `default`. */
+export function responseKeyOf(
+  responses: Readonly<Record<string, unknown>>,
+  status: number,
+): string | undefined {
+  const range = `${Math.floor(status / 100)}XX`;
+  return [String(status), range, range.toLowerCase(), 'default'].find((key) => key in responses);
+}
+
 /** What a local `$ref` (any JSON pointer, through other references) names; other values as is. */
 export function resolved(document: OpenApiDocument, value: unknown): unknown {
   if (!isRecord(value) || typeof value.$ref !== 'string') return value;

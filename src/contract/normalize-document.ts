@@ -2,33 +2,9 @@ import { isRecord } from '../util/is-record.js';
 import { BUNDLED_FILES } from './bundle-files.js';
 import { followRefs, locate, localRefSteps, pointerOf } from './json-pointer.js';
 import { unicodePattern } from './unicode-pattern.js';
+import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUES } from './schema-keywords.js';
+import { HTTP_METHODS } from './document-parts.js';
 
-/** Keys of a schema whose value is a map of schemas. */
-const SCHEMA_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-]);
-/** Keys of a schema whose value is a schema (or, for `items` in old drafts, a list of them). */
-const SCHEMA_VALUES = new Set([
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'contentSchema',
-]);
-/** Keys of a schema whose value is a list of schemas. */
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Keywords that name a schema or set its base URI (draft 4's `id` is dropped for validators). */
 const SCHEMA_IDS = new Set(['$id', '$anchor', '$dynamicAnchor', '$schema']);
 /** A schema name any JSON Schema tool takes as written inside a `$ref`. */

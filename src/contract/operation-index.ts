@@ -1,4 +1,4 @@
-import { parametersOf } from './document-parts.js';
+import { HTTP_METHODS, parametersOf } from './document-parts.js';
 import { followRefs } from './json-pointer.js';
 import { isRecord } from '../util/is-record.js';
 import type { OpenApiDocument } from './openapi-document.js';
@@ -93,7 +93,6 @@ export interface OperationIndex {
   find(reference: string): Operation | undefined;
 }
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const RANGE = /^[1-5]XX$/;
 
 /** A path template as a pattern whose groups capture the parameters, in order. */
@@ -265,8 +264,8 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
     unmatchedSecurity: documentSecurity ?? shared,
     requestHeaders: [...requestHeaders],
     match: (method, path) => {
-      const wanted = method === 'HEAD' ? 'GET' : method;
       const allowed: string[] = [];
+      const candidates: { operation: Operation; params: Record<string, string> }[] = [];
       let shape: string | undefined;
       for (const { operation, pattern, names } of ranked) {
         // The most specific template that matches the path decides; others are other resources.
@@ -276,17 +275,20 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
         const found = pattern.exec(path);
         if (!found) continue;
         shape = own;
-        if (operation.method !== wanted) {
-          allowed.push(operation.method);
-          continue;
-        }
+        allowed.push(operation.method);
         const params: Record<string, string> = {};
         names.forEach((name, i) => (params[name] = found[i + 1] ?? ''));
-        return { operation, params };
+        candidates.push({ operation, params });
       }
-      // HEAD is answered wherever GET is.
-      if (allowed.includes('GET')) allowed.push('HEAD');
-      return allowed.length > 0 ? { operation: undefined, allowed } : undefined;
+      // A HEAD is the contract's own HEAD where it documents one, else answered as the GET.
+      const found =
+        candidates.find((c) => c.operation.method === method) ??
+        (method === 'HEAD' ? candidates.find((c) => c.operation.method === 'GET') : undefined);
+      if (found) return found;
+      if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
+      return allowed.length > 0
+        ? { operation: undefined, allowed: [...new Set(allowed)] }
+        : undefined;
     },
     byName: (name) => byName.get(name),
     find: (reference) => {

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isRecord } from '../util/is-record.js';
 import { CONTRACT_ID, createContractAjv, type ContractAjv } from './contract-ajv.js';
-import { jsonSchemaOf, operationObject } from './document-parts.js';
+import { jsonSchemaOf, operationObject, responseKeyOf } from './document-parts.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { Operation } from './operation-index.js';
 
@@ -39,13 +39,6 @@ function anchored(schema: unknown): unknown {
         ? `${CONTRACT_ID}${value}`
         : anchored(value),
     ]),
-  );
-}
-
-/** The documented answer for a status: exact (`201`), then its range (`2XX`), then `default`. */
-function responseKeyOf(responses: Record<string, unknown>, status: number): string | undefined {
-  return [String(status), `${Math.floor(status / 100)}XX`, 'default'].find(
-    (key) => key in responses,
   );
 }
 

@@ -1,11 +1,12 @@
 import { isRecord } from '../util/is-record.js';
 import { followRefs } from './json-pointer.js';
+import { kindOf } from './media-types.js';
 import { routeOf, shapeOf } from './operation-index.js';
 import { securityOf, securitySchemesOf } from './security.js';
+import { HTTP_METHODS } from './document-parts.js';
 
 type Json = Record<string, unknown>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** A path parameter name express-openapi-validator's router (path-to-regexp) reads whole. */
 const ROUTABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** What the validator reads of an operation; the rest (tags, docs, extensions) is left out. */
@@ -235,7 +236,7 @@ function shareParts(paths: Json, components: Json): void {
     if (isRecord(value)) uses.set(value, (uses.get(value) ?? 0) + 1);
   };
   const operations = Object.values(paths).flatMap((item) =>
-    isRecord(item) ? METHODS.flatMap((m) => (isRecord(item[m]) ? [item[m]] : [])) : [],
+    isRecord(item) ? HTTP_METHODS.flatMap((m) => (isRecord(item[m]) ? [item[m]] : [])) : [],
   );
   for (const op of operations) {
     if (Array.isArray(op.parameters)) op.parameters.forEach(count);
@@ -289,6 +290,26 @@ export function validatorView(document: Json): Json {
       );
     }
     return bareResponses.get(response);
+  };
+  // A request body in XML reaches the validator as the text it was sent in (the mock reads no XML
+  // into data): its schema takes any text. One copy per body, so that shared bodies stay shared.
+  const texts = new WeakMap<object, unknown>();
+  const textBodies = (body: unknown): unknown => {
+    if (!isRecord(body) || !isRecord(body.content)) return body;
+    const content = body.content;
+    if (!Object.keys(content).some((type) => kindOf(type) === 'xml')) return body;
+    if (!texts.has(body)) {
+      texts.set(body, {
+        ...body,
+        content: Object.fromEntries(
+          Object.entries(content).map(([type, media]) => [
+            type,
+            kindOf(type) === 'xml' ? { schema: {} } : media,
+          ]),
+        ),
+      });
+    }
+    return texts.get(body);
   };
   // Each parameter once with its style and explode written out (the validator supplies them for
   // path and query parameters only, and reads none for headers and cookies): one copy each, so
@@ -346,7 +367,7 @@ export function validatorView(document: Json): Json {
     };
     routes.set(shapeOf(path), group);
     const renames = new Map(naming.names.map((name, i) => [name, naming.routable[i] ?? name]));
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!isRecord(op)) continue;
       const keys = [
@@ -363,6 +384,9 @@ export function validatorView(document: Json): Json {
           key === 'responses' && isRecord(value)
             ? Object.fromEntries(Object.entries(value).map(([s, r]) => [s, bare(r)]))
             : value;
+      }
+      if (operation.requestBody !== undefined) {
+        operation.requestBody = textBodies(operation.requestBody);
       }
       const own = withParametersOf(item.parameters, op.parameters);
       const parameters = withQueryKeys(withStyle(renamed(own, renames)), keys);

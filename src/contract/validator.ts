@@ -63,7 +63,7 @@ export function createContractValidator(
     // Linted by Redocly in the test command; checked against the OpenAPI meta-schema at every
     // start it would only add start-up time.
     validateApiSpec: false,
-    // No multipart body in either document.
+    // Multipart bodies are read before it (api/read-body.ts), within the mock's body limit.
     fileUploader: false,
     // Formats the contract names that no standard defines are annotations: accepted as they are.
     formats: Object.fromEntries(unknownFormatsOf(document).map((name) => [name, true])),

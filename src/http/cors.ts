@@ -2,8 +2,7 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 import { ANSWER_SOURCE_HEADER } from '../contract/contract-answers.js';
 
-/** The header that carries the mock's own message where the contract's error body replaces it. */
-export const ERROR_MESSAGE_HEADER = 'X-Mock-Error';
+import { ERROR_MESSAGE_HEADER } from './http-error.js';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -9,8 +9,8 @@ export const REALM = 'petstore';
 /** What a request carries that security schemes read. */
 export interface Credentials {
   readonly headers: IncomingHttpHeaders;
-  /** The query as sent, parsed (a repeated name gives a list). */
-  readonly query: Readonly<Record<string, unknown>>;
+  /** The query as sent, parsed (a repeated name gives a list): read only for an API key in it. */
+  readonly query: () => Readonly<Record<string, unknown>>;
 }
 
 /** Why a request did not satisfy an operation's security, and the challenges to send with the 401. */
@@ -155,7 +155,7 @@ function checkOf(
           scheme.in === 'header'
             ? single(headers[scheme.parameter.toLowerCase()])
             : scheme.in === 'query'
-              ? single(query[scheme.parameter])
+              ? single(query()[scheme.parameter])
               : cookiesOf(single(headers.cookie))[scheme.parameter];
         if (value === undefined || value.trim() === '') return missing;
         return isKnown(value) ? undefined : unknown;

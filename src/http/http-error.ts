@@ -3,6 +3,9 @@ import type { ErrorCode } from '../util/refusal.js';
 
 export type { ErrorCode };
 
+/** The header that carries the mock's own message where the contract's error body replaces it. */
+export const ERROR_MESSAGE_HEADER = 'X-Mock-Error';
+
 /** The body of every error response, as the contract's Error schema defines it. */
 export interface ErrorBody {
   code: string;

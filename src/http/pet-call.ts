@@ -54,7 +54,7 @@ export interface Reply {
 
 /** The calls of an app's pet API, begun from their requests and kept beside them. */
 export class PetCalls {
-  readonly #calls = new WeakMap<Request, PetCall>();
+  readonly #calls = new WeakMap<object, PetCall>();
   readonly #operations: OperationIndex;
 
   constructor(operations: OperationIndex) {
@@ -79,8 +79,8 @@ export class PetCalls {
     return call;
   }
 
-  /** The call of a request if it reached the pet API. */
-  find(req: Request): PetCall | undefined {
+  /** The call of a request if it reached the pet API (a body parser's request too). */
+  find(req: object): PetCall | undefined {
     return this.#calls.get(req);
   }
 }

@@ -3,6 +3,7 @@ import { isRecord } from '../util/is-record.js';
 import { quoteText, truncate } from '../util/quote-text.js';
 import { Refusal } from '../util/refusal.js';
 import { HttpError } from './http-error.js';
+import { NotAcceptableError } from '../contract/contract-answers.js';
 
 /** What the error mapping needs to know of the request that failed. */
 export interface FailedRequest {
@@ -148,11 +149,6 @@ export function methodNotAllowed(method: string, path: string, allowed: string):
   );
 }
 
-/** The 406 for an Accept header that excludes JSON. */
-export function notAcceptable(): HttpError {
-  return new HttpError(406, 'not_acceptable', 'The mock can only answer application/json.');
-}
-
 /**
  * The validator's 415, for a body it cannot take: the body-type step (checkBodyType) refuses
  * what the contract does not document before the validator runs, so this is what is left.
@@ -184,7 +180,11 @@ function fromValidator(error: Error, request: FailedRequest): HttpError | undefi
     const allow = 'headers' in error && isRecord(error.headers) ? error.headers.Allow : undefined;
     return methodNotAllowed(request.method, request.path, typeof allow === 'string' ? allow : '');
   }
-  if (error instanceof validatorErrors.NotAcceptable) return notAcceptable();
+  if (error instanceof validatorErrors.NotAcceptable) {
+    // Met only for JSON: checkAccept refuses other Accepts before the validator runs.
+    const refusal = new NotAcceptableError(['application/json']);
+    return new HttpError(refusal.status, refusal.code, refusal.message);
+  }
   if (error instanceof validatorErrors.RequestEntityTooLarge) return payloadTooLarge(request);
   if (error instanceof validatorErrors.UnsupportedMediaType) {
     return unsupportedBody(request.contentType);

@@ -72,7 +72,8 @@ function folderDigest(dir: string): string {
   return digestOf(names.flatMap((name) => [name, textOf(join(dir, name))]));
 }
 
-function isFolder(path: string): boolean {
+/** Whether a path is a folder (false for one that is not there). */
+export function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

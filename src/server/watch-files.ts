@@ -1,7 +1,7 @@
 import { watch, statSync, readdirSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/settings.js';
-import { scenarioFoldersOf } from './load-definition.js';
+import { isFolder, scenarioFoldersOf } from './load-definition.js';
 
 /** Watching files; close() stops it. */
 export interface Watcher {
@@ -49,14 +49,6 @@ function signatureOf(path: string): string {
 }
 
 /** Whether a path is a folder now (a missing one is watched as a file may come). */
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Calls `onChange` once a burst of changes to `paths` is over. The system's change events come
  * first where it sends them (fs.watch on each folder, since editors replace a file rather than

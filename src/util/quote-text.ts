@@ -23,3 +23,8 @@ export function detached(text: string): string {
 export function truncatedCopy(text: string, max: number): string {
   return text.length > max ? detached(truncate(text, max)) : text;
 }
+
+/** A text as one header line carries it: characters outside printable ASCII become spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/[^\t\x20-\x7e]/g, ' ');
+}

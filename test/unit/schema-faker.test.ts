@@ -437,7 +437,10 @@ describe('createContractAnswers', () => {
       },
     },
   };
-  const answers = createContractAnswers({ document, schemaDocument: document }, { seed: 1 });
+  const answers = createContractAnswers(
+    { document, schemaDocument: document, operations: createOperationIndex(document) },
+    { seed: 1 },
+  );
 
   it('a schema it cannot keep to is a ContractAnswerError (500) naming the operation and place', async () => {
     const answer = answers.answer(operationOf(document, 'broken'));

@@ -12,7 +12,7 @@ function unauthorized(message: string, challenge = CHALLENGE): HttpError {
 }
 
 /** The WWW-Authenticate challenge of an operation's 401: each scheme it accepts (Bearer without any). */
-export function challengeOf(op: Pick<Operation, 'security'>): string {
+export function challengeOfOperation(op: Pick<Operation, 'security'>): string {
   return challengeFor(op.security) ?? CHALLENGE;
 }
 
@@ -30,7 +30,7 @@ export function authenticate(
   const check = createSecurityCheck(apiKeys);
   return function authenticate(req, _res, next) {
     const security = calls.of(req).match?.operation?.security ?? operations.unmatchedSecurity;
-    const failure = check(security, { headers: req.headers, query: req.query });
+    const failure = check(security, { headers: req.headers, query: () => req.query });
     next(failure && unauthorized(failure.message, failure.challenge));
   };
 }
@@ -45,7 +45,7 @@ export function authenticateAdmin(adminToken: string | undefined): RequestHandle
   const check = createSecurityCheck([adminToken], 'admin token');
   const security = [[{ kind: 'bearer', name: 'adminToken' } as const]];
   return function authenticateAdmin(req, _res, next) {
-    const failure = check(security, { headers: req.headers, query: {} });
+    const failure = check(security, { headers: req.headers, query: () => ({}) });
     next(failure && unauthorized(failure.message, failure.challenge));
   };
 }
