@@ -1,17 +1,18 @@
-import type { Faker } from '@faker-js/faker';
 import { isRecord } from '../util/is-record.js';
-import { oneLine } from '../util/quote-text.js';
 import { Refusal } from '../util/refusal.js';
 import { createAnswerCheck, type AnswerCheck } from './answer-check.js';
-import { operationObject, responseKeyOf } from './document-parts.js';
+import { ContractAnswerError, createAnswerGenerator } from './answer-generator.js';
+import { answerHeaders } from './answer-headers.js';
+import { examplesOf, operationObject, responseKeyOf } from './document-parts.js';
 import { concreteType, essenceOf, kindOf } from './media-types.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import type { Operation, OperationIndex } from './operation-index.js';
 import { sampleFile } from './sample-files.js';
-import { SchemaFaker } from './schema-faker.js';
 import { SchemaError, derefSchema } from './schema-refs.js';
 import { reachesWriteOnly, withoutWriteOnly } from './write-only.js';
 import { toXml } from './xml-body.js';
+
+export { ContractAnswerError };
 
 /** The header that tells a client where an answer from the contract came from (its source). */
 export const ANSWER_SOURCE_HEADER = 'X-Mock-Answer';
@@ -83,19 +84,6 @@ export interface ContractAnswers {
   readonly check: AnswerCheck;
 }
 
-/** An operation whose answer the mock cannot take from the contract: a 500 that says why. */
-export class ContractAnswerError extends Refusal {
-  override name = 'ContractAnswerError';
-
-  constructor(op: Operation, problem: string) {
-    super(
-      500,
-      'internal_error',
-      `The mock cannot answer ${op.name} from the contract: ${problem}.`,
-    );
-  }
-}
-
 /** A client's Accept that takes none of the media types an answer is documented in: 406. */
 export class NotAcceptableError extends Refusal {
   override name = 'NotAcceptableError';
@@ -109,29 +97,6 @@ export class NotAcceptableError extends Refusal {
         : `The operation answers ${offered.join(', ')}; the Accept header takes none of them.`,
     );
   }
-}
-
-/** Tries of a generated answer that the check refuses before giving up (each one differs). */
-const TRIES = 5;
-/** "Now" for faker's dates, fixed so that a seed gives the same dates on every day. */
-const REFERENCE_DATE = new Date('2026-01-01T00:00:00Z');
-/** Headers an answer's transport writes itself, whatever the contract says of them. */
-const TRANSPORT_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** FNV-1a: a stable 32-bit number for a text, to mix an operation's name into the seed. */
-function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  }
-  return hash;
 }
 
 /** The natural status: the lowest documented 2xx, else 3xx, else what a range or `default` says. */
@@ -156,35 +121,6 @@ function jsonFirst(types: readonly string[]): string[] {
     ...types.filter((type) => kindOf(type) === 'json'),
     ...types.filter((type) => kindOf(type) !== 'json'),
   ];
-}
-
-/** A header's (or an answer's) examples, as OpenAPI writes them: `example`, or `examples` with values. */
-function examplesOf(carrier: Record<string, unknown>): { name?: string; value: unknown }[] {
-  if ('example' in carrier) return [{ value: carrier.example }];
-  if (!isRecord(carrier.examples)) return [];
-  return Object.entries(carrier.examples).flatMap(([name, example]) =>
-    isRecord(example) && 'value' in example ? [{ name, value: example.value }] : [],
-  );
-}
-
-/** A header value as HTTP carries it: lists joined with commas, on one line. */
-function headerText(value: unknown): string {
-  const text = Array.isArray(value)
-    ? value.map((item) => headerText(item)).join(',')
-    : isRecord(value)
-      ? Object.entries(value)
-          .map(([key, item]) => `${key},${headerText(item)}`)
-          .join(',')
-      : String(value);
-  return oneLine(text);
-}
-
-/** A faker of its own, loaded on the first generated answer (~0.4 s the first time). */
-async function createFaker(): Promise<Faker> {
-  const { Faker: FakerClass, base, en } = await import('@faker-js/faker');
-  const faker = new FakerClass({ locale: [en, base] });
-  faker.setDefaultRefDate(REFERENCE_DATE);
-  return faker;
 }
 
 /** What the answers are built with besides the contract. */
@@ -226,49 +162,13 @@ export function createContractAnswers(
   const mediaTypes = new Map<string, readonly string[]>();
   const reported = new Set<string>();
   const found = new Map<string, BrokenExample>();
-  let faker: Promise<Faker> | undefined;
+
+  const generate = createAnswerGenerator(document, check, seed);
 
   const responsesOf = (op: Operation): Record<string, unknown> => {
     const operation = operationObject(document, op.pathKey, op.method);
     return isRecord(operation?.responses) ? operation.responses : {};
   };
-
-  /** Generates data for a schema, checked as the validator would, with the operation's seed. */
-  async function generate(op: Operation, status: number, schema: unknown): Promise<unknown> {
-    faker ??= createFaker();
-    const seeded = await faker;
-    seeded.seed([seed, hashText(op.name), status]);
-    const matches = (s: unknown, v: unknown): boolean => check(s, v).length === 0;
-    const writer = new SchemaFaker(document, seeded, matches);
-    let problems: readonly string[] = [];
-    let failure: SchemaError | undefined;
-    for (let i = 0; i < TRIES && failure === undefined; i += 1) {
-      try {
-        const value = withoutWriteOnly(document, schema, writer.fake(schema));
-        problems = check(schema, value);
-        if (problems.length === 0) return value;
-      } catch (error) {
-        if (!(error instanceof SchemaError)) throw error;
-        failure = error;
-      }
-    }
-    // Last, the smallest value the schema allows: empty lists, no optional property.
-    try {
-      const smallest = withoutWriteOnly(
-        document,
-        schema,
-        new SchemaFaker(document, seeded, matches, 0).fake(schema),
-      );
-      if (check(schema, smallest).length === 0) return smallest;
-    } catch (error) {
-      if (!(error instanceof SchemaError)) throw error;
-    }
-    if (failure) throw failure;
-    throw new ContractAnswerError(
-      op,
-      `no generated answer kept to its schema (${problems.slice(0, 3).join('; ')})`,
-    );
-  }
 
   /** Notes an example that breaks its schema: kept for the coverage report, told once per operation. */
   function noteBroken(broken: BrokenExample): void {
@@ -369,40 +269,6 @@ export function createContractAnswers(
     return { body: typeof value === 'string' ? value : JSON.stringify(value), source };
   }
 
-  /** The documented headers of an answer, each with a value (its example, or generated). */
-  async function headersOf(
-    op: Operation,
-    status: number,
-    response: Record<string, unknown>,
-  ): Promise<Record<string, string>> {
-    const headers: Record<string, string> = {};
-    const documented = isRecord(response.headers) ? response.headers : {};
-    for (const [name, header] of Object.entries(documented)) {
-      if (!isRecord(header) || !HEADER_NAME.test(name)) continue;
-      if (TRANSPORT_HEADERS.has(name.toLowerCase())) continue;
-      const carried = isRecord(header.content)
-        ? Object.values(header.content).find(isRecord)
-        : undefined;
-      const schema = header.schema ?? carried?.schema;
-      const [example] = examplesOf(header).filter(
-        (candidate) => schema === undefined || check(schema, candidate.value).length === 0,
-      );
-      const value =
-        example !== undefined
-          ? example.value
-          : schema === undefined
-            ? ''
-            : await generate(op, status, schema);
-      headers[name] = headerText(value);
-    }
-    const location = Object.keys(headers).find((name) => name.toLowerCase() === 'location');
-    if (status >= 300 && status < 400 && location === undefined) {
-      // A redirect goes somewhere: where the contract does not say, to the API's own root.
-      headers.Location = `${op.pathTemplate.slice(0, op.pathTemplate.length - op.pathKey.length)}/`;
-    }
-    return headers;
-  }
-
   /** The documented answer of a status, and the media type to write it in. */
   function documented(
     op: Operation,
@@ -436,7 +302,7 @@ export function createContractAnswers(
   async function build(op: Operation, request: AnswerRequest): Promise<ContractAnswer> {
     const { status, response, type, written } = documented(op, request);
     try {
-      const headers = await headersOf(op, status, response);
+      const headers = await answerHeaders(op, status, response, { check, generate });
       const content = isRecord(response.content) ? response.content : {};
       const media = written === undefined ? undefined : content[written];
       if (type === undefined || !isRecord(media)) {

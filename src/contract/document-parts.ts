@@ -111,3 +111,15 @@ export function mediaSchemaOf(
     encoding: isRecord(media) && isRecord(media.encoding) ? media.encoding : {},
   };
 }
+
+/**
+ * The examples of a media type, parameter or header, as OpenAPI writes them: `example`, or the
+ * `examples` that have a value (an `externalValue` is not fetched), with their names.
+ */
+export function examplesOf(carrier: Record<string, unknown>): { name?: string; value: unknown }[] {
+  if ('example' in carrier) return [{ value: carrier.example }];
+  if (!isRecord(carrier.examples)) return [];
+  return Object.entries(carrier.examples).flatMap(([name, example]) =>
+    isRecord(example) && 'value' in example ? [{ name, value: example.value }] : [],
+  );
+}
