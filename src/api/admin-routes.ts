@@ -1,7 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { Operation } from '../contract/operation-index.js';
 import type { OpenApiDocument } from '../contract/openapi-document.js';
-import { createLazyContractValidator } from '../contract/validator.js';
+import { createLazyContractValidator } from '../http/contract-validator.js';
 import {
   COVERAGE_CONTENT_TYPES,
   formatCoverage,

@@ -8,7 +8,7 @@ import { kindOf } from '../contract/media-types.js';
 import { requestMediaOf } from '../contract/document-parts.js';
 import { routeNamings } from '../contract/validator-view.js';
 import type { Contract } from '../contract/load-contract.js';
-import { createContractValidator, type AnswerBreachListener } from '../contract/validator.js';
+import { createContractValidator, type AnswerBreachListener } from '../http/contract-validator.js';
 import { checkAccept } from '../http/accept.js';
 import { authenticate } from '../http/authenticate.js';
 import { allowCors } from '../http/cors.js';

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { AnswerBreachListener } from '../contract/validator.js';
+import type { AnswerBreachListener } from '../http/contract-validator.js';
 import type { SendJson } from '../http/exact-json.js';
 import { contractViolation, upstreamUnreachable } from '../http/to-http-error.js';
 import { stringifyJson } from '../util/json-codec.js';

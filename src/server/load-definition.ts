@@ -1,13 +1,14 @@
 import type { DefinitionPart } from '../api/mock-control.js';
-import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/settings.js';
-import { loadContract, type Contract } from '../contract/load-contract.js';
+import type { Contract } from '../contract/load-contract.js';
+import { keptContract } from './kept-contracts.js';
 import { loadScenarioFolders, type ScenarioFolder } from '../contract/load-scenarios.js';
 import type { Scenario } from '../contract/scenario.js';
 import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
 import type { StoreData } from '../state/store-data.js';
-import { createHash } from 'node:crypto';
+import { digestOf, textOf } from '../util/file-digest.js';
 import { FileError } from '../util/located-file.js';
 import { defaultContractPath, defaultFixturesPath, defaultScenariosDir } from '../util/paths.js';
 import { storeDataFrom } from '../state/store-data.js';
@@ -42,21 +43,6 @@ export function initialDataSource(config: Config): InitialDataSource {
     seed: config.seed ?? DEFAULT_SEED,
     count: config.count ?? DEFAULT_COUNT,
   };
-}
-
-function digestOf(texts: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const text of texts) hash.update(`${String(text.length)}:${text}`);
-  return hash.digest('hex').slice(0, 16);
-}
-
-/** The text of a file for its digest; a file that cannot be read digests as its error. */
-function textOf(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    return `unreadable: ${String(error)}`;
-  }
 }
 
 /** The digest of a scenario folder: its YAML files' names and texts. */
@@ -141,11 +127,13 @@ export async function loadDefinition(
   // Digests first: an edit landing while the files are read is then seen again by the next look.
   const digests = currentDigests(config, contractFiles);
   const checked = reload || config.contract !== defaultContractPath;
-  const contract = loadContract(config.contract, { checked });
-  // A contract now made of other files than were looked at is digested over its own.
-  if (contract.files.join('\n') !== (contractFiles ?? [config.contract]).join('\n')) {
-    digests.contract = currentDigests(config, contract.files).contract;
-  }
+  // Read once per version of its files in this process (kept-contracts.ts).
+  const { contract, digest } = keptContract(config.contract, {
+    checked,
+    digested: digests.contract,
+    digestedFiles: contractFiles ?? [config.contract],
+  });
+  digests.contract = digest;
   const scenarios = loadScenarioFolders(scenarioFoldersOf(config), contract);
   const source = initialDataSource(config);
   const pets = await initialPets(config, source, contract);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../api/app.js';
 import { ConfigError } from '../config/config-error.js';
 import { FileError } from '../util/located-file.js';
 import type { Config } from '../config/settings.js';
-import { loadContract } from '../contract/load-contract.js';
+import { keptContract } from './kept-contracts.js';
 import { DEFAULT_SEED, loadDefinition, type MockDefinition } from './load-definition.js';
 import { MockMetrics } from '../http/metrics.js';
 import { createProxy } from '../proxy/proxy.js';
@@ -47,7 +47,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
   try {
     const definition = await loadDefinition(config);
     const { contract, scenarios, initial } = definition;
-    const adminContract = loadContract(adminContractPath);
+    const { contract: adminContract } = keptContract(adminContractPath);
     const startupScenario = scenarioOf(config.scenario, scenarios);
     // Before the state, which holds the --db file's lock: a target or record file that cannot
     // be used stops the start with nothing to undo.

@@ -13,8 +13,9 @@ import type {
   StoredPets,
   SwitchedOff,
 } from './mock-state.js';
+import type { ListQuery } from './mock-state.js';
 import type { NewPet, Pet } from './pet.js';
-import type { ListQuery, PetStore } from './pet-store.js';
+import type { PetStore } from './pet-store.js';
 import type { JournalEntry } from './request-journal.js';
 import { resetSession, type Session } from './session.js';
 import { SessionRegistry } from './session-registry.js';

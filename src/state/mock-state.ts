@@ -1,10 +1,15 @@
 import type { Int64 } from '../util/int64.js';
 import { Refusal } from '../util/refusal.js';
 import type { CoveredAnswer, CoverageTally } from './coverage-tally.js';
-import type { NewPet, Pet } from './pet.js';
-import type { ListQuery } from './pet-store.js';
+import type { NewPet, Pet, PetStatus } from './pet.js';
 import type { StoreSnapshot } from './store-data.js';
 import type { JournalEntry, JournalRecord } from './request-journal.js';
+
+/** The query of listPets, after validation and defaults. */
+export interface ListQuery {
+  limit: number;
+  status?: PetStatus;
+}
 
 /** A session as the state names it: an X-Mock-Session value, or undefined for the default one. */
 export type SessionId = string | undefined;

@@ -15,7 +15,7 @@ export interface OpenStoreOptions {
   checkPet: SchemaCheck;
   /** What clients may add: shared by every store of one mock; unlimited-ish defaults if absent. */
   budget?: StoreBudget | undefined;
-  /** Told what the store could not use and kept aside (a stale journal); silent if absent. */
+  /** Told what the store could not use and kept aside (a stale append log); silent if absent. */
   warn?: ((message: string) => void) | undefined;
 }
 
@@ -46,7 +46,7 @@ export async function openPetStore({
   }
   try {
     const file = createStoreFile(db, checkPet, undefined, warn);
-    const stored = await file.read(); // moves a stale journal aside, before anything is written
+    const stored = await file.read(); // moves a stale append log aside, before anything is written
     // Fencing: no write once another mock took the lock over (a create then answers 500).
     const fenced: Adapter<StoreData> = {
       read: () => file.read(),

@@ -1,16 +1,12 @@
 import type { Low } from 'lowdb';
 import { nextInt64, type Int64 } from '../util/int64.js';
-import type { NewPet, Pet, PetStatus } from './pet.js';
+import { findById, type NewPet, type Pet } from './pet.js';
+import type { ListQuery } from './mock-state.js';
 import { createCoalescedWrite } from '../util/coalesced-write.js';
 import { copyStoreData, type StoreData, type StoreSnapshot } from './store-data.js';
-import { StoreBudget, StoreWriteError, petCost } from './store-budget.js';
+import { StoreBudget, StoreWriteError } from './store-budget.js';
+import { petCost } from './store-limits.js';
 import { errorMessage } from '../util/error-message.js';
-
-/** The query of listPets, after validation and defaults. */
-export interface ListQuery {
-  limit: number;
-  status?: PetStatus;
-}
 
 /**
  * The pets of one store, knows nothing of HTTP. They are kept in ascending id order as a base
@@ -154,7 +150,7 @@ export class PetStore {
 
   /**
    * Resolves once everything stored so far is written (a no-op in memory). A file store is then
-   * written whole, its journal folded in, unless creates came meanwhile: as on shutdown.
+   * written whole, its append log folded in, unless creates came meanwhile: as on shutdown.
    */
   async flush(): Promise<void> {
     await this.#save();
@@ -261,18 +257,4 @@ export class PetStore {
     this.#added = 0;
     this.#addedBytes = 0;
   }
-}
-
-/** Binary search of pets in ascending id order. */
-export function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
-  let low = 0;
-  let high = pets.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const pet = pets[middle];
-    if (pet === undefined || pet.id === id) return pet;
-    if (pet.id < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
 }

@@ -21,3 +21,17 @@ export interface Pet extends NewPet {
 export function isPetStatus(value: unknown): value is PetStatus {
   return PET_STATUSES.some((status) => status === value);
 }
+
+/** Binary search of pets in ascending id order. */
+export function findById(pets: readonly Pet[], id: Int64): Pet | undefined {
+  let low = 0;
+  let high = pets.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const pet = pets[middle];
+    if (pet === undefined || pet.id === id) return pet;
+    if (pet.id < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}

@@ -5,7 +5,7 @@ import { errorMessage } from '../util/error-message.js';
 import { isInt64, nextInt64 } from '../util/int64.js';
 import { parseJson } from '../util/json-codec.js';
 import { checkPets } from './check-pets.js';
-import { digestOf, journalEntriesFor, journalPathOf } from './journal-format.js';
+import { digestOf, appendLogEntriesFor, appendLogPathOf } from './append-log-format.js';
 import { storeDataFrom, type StoreData } from './store-data.js';
 import { isMissingFile } from '../util/is-missing-file.js';
 
@@ -33,7 +33,7 @@ function parseStoreFile(bytes: Buffer, path: string, checkPet: SchemaCheck): Sto
   return data;
 }
 
-/** Appends the pets of a journal to the data of the file version it extends. */
+/** Appends the pets of an append log to the data of the file version it extends. */
 function addJournal(data: StoreData, entries: unknown[], path: string, checkPet: SchemaCheck) {
   const pets = checkPets(entries, path, checkPet);
   let last = data.pets.at(-1)?.id;
@@ -49,50 +49,54 @@ function addJournal(data: StoreData, entries: unknown[], path: string, checkPet:
   if (last !== undefined && nextInt64(last) > data.nextId) data.nextId = nextInt64(last);
 }
 
-/** A journal that does not extend the store file as it is (another version, or no file at all). */
-export interface StaleJournal {
+/** An append log that does not extend the store file as it is (another version, or no file at all). */
+export interface StaleAppendLog {
   /** Its pet lines (after the header line), which the file may or may not hold too. */
   readonly pets: number;
 }
 
-/** A store file as read: its data (null for no file), and a journal beside it that is stale. */
+/** A store file as read: its data (null for no file), and an append log beside it that is stale. */
 export interface StoreFileContent {
   readonly data: StoreData | null;
-  readonly staleJournal: StaleJournal | null;
+  readonly staleAppendLog: StaleAppendLog | null;
 }
 
-function staleJournalOf(bytes: Buffer): StaleJournal {
+function staleAppendLogOf(bytes: Buffer): StaleAppendLog {
   const lines = bytes.toString('utf8').split('\n').slice(1);
   return { pets: lines.filter((line) => line.trim() !== '').length };
 }
 
 /**
- * Reads and checks a store file, with the pets of its journal when the journal extends this
- * version of the file (the digest in its header matches); says when a journal is stale instead.
+ * Reads and checks a store file, with the pets of its append log when the append log extends this
+ * version of the file (the digest in its header matches); says when an append log is stale instead.
  */
 export async function readStoreFileContent(
   path: string,
   checkPet: SchemaCheck,
 ): Promise<StoreFileContent> {
-  const journalPath = journalPathOf(path);
-  const [bytes, journalBytes] = await Promise.all([
+  const appendLogPath = appendLogPathOf(path);
+  const [bytes, appendLogBytes] = await Promise.all([
     readIfExists(path, 'store file'),
-    readIfExists(journalPath, 'store journal'),
+    readIfExists(appendLogPath, 'store append log'),
   ]);
   if (bytes === null) {
-    return { data: null, staleJournal: journalBytes && staleJournalOf(journalBytes) };
+    return { data: null, staleAppendLog: appendLogBytes && staleAppendLogOf(appendLogBytes) };
   }
   const data = parseStoreFile(bytes, path, checkPet);
-  if (journalBytes === null) return { data, staleJournal: null };
-  // A journal of another version: the file was written whole after it (then a crash came before
-  // the journal was deleted), or replaced by hand. Either way the file holds what counts.
-  const entries = journalEntriesFor(journalBytes.toString('utf8'), journalPath, digestOf([bytes]));
-  if (entries === null) return { data, staleJournal: staleJournalOf(journalBytes) };
-  addJournal(data, entries, journalPath, checkPet);
-  return { data, staleJournal: null };
+  if (appendLogBytes === null) return { data, staleAppendLog: null };
+  // An append log of another version: the file was written whole after it (then a crash came before
+  // the append log was deleted), or replaced by hand. Either way the file holds what counts.
+  const entries = appendLogEntriesFor(
+    appendLogBytes.toString('utf8'),
+    appendLogPath,
+    digestOf([bytes]),
+  );
+  if (entries === null) return { data, staleAppendLog: staleAppendLogOf(appendLogBytes) };
+  addJournal(data, entries, appendLogPath, checkPet);
+  return { data, staleAppendLog: null };
 }
 
-/** The data of a store file with its journal (see readStoreFileContent); null for no file. */
+/** The data of a store file with its append log (see readStoreFileContent); null for no file. */
 export async function readStoreFile(
   path: string,
   checkPet: SchemaCheck,

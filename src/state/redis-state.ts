@@ -8,6 +8,7 @@ import { COVERAGE_LIMITS, CoverageTally, type CoveredAnswer } from './coverage-t
 import type {
   ActiveScenario,
   FinishedCall,
+  ListQuery,
   MockState,
   SessionId,
   SessionSummary,
@@ -15,8 +16,7 @@ import type {
   SwitchedOff,
 } from './mock-state.js';
 import { StateUnavailableError } from './mock-state.js';
-import { isPetStatus, type NewPet, type Pet, type PetStatus } from './pet.js';
-import { findById, type ListQuery } from './pet-store.js';
+import { findById, isPetStatus, type NewPet, type Pet, type PetStatus } from './pet.js';
 import {
   journalEntryOf,
   listedEntry,
@@ -25,7 +25,7 @@ import {
 } from './request-journal.js';
 import * as scripts from './redis-scripts.js';
 import { checkSessionId } from './session-id.js';
-import { StoreFullError, petCost, type StoreLimits } from './store-budget.js';
+import { StoreFullError, petCost, type StoreLimits } from './store-limits.js';
 import type { StoreSnapshot } from './store-data.js';
 import { truncate } from '../util/quote-text.js';
 

@@ -220,7 +220,7 @@ async function takeOver(
 }
 
 /**
- * Takes the store file for this mock: one mock per file, as two would each append to a journal
+ * Takes the store file for this mock: one mock per file, as two would each append to an append log
  * the other one replaces (and lose acknowledged pets). The lock file holds the owner (instance,
  * host, pid, since), which refreshes it every `heartbeatMs`; a lock left unrefreshed for
  * `staleMs`, or by a process of this host that is gone, is taken over. Throws, naming the owner,

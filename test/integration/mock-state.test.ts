@@ -4,7 +4,7 @@ import { COVERAGE_LIMITS, type CoveredAnswer } from '../../src/state/coverage-ta
 import type { FinishedCall, MockState, SessionId } from '../../src/state/mock-state.js';
 import type { Pet } from '../../src/state/pet.js';
 import { journalEntryOf, type JournalRecord } from '../../src/state/request-journal.js';
-import { petCost, StoreFullError } from '../../src/state/store-budget.js';
+import { petCost, StoreFullError } from '../../src/state/store-limits.js';
 import { storeDataFrom } from '../../src/state/store-data.js';
 import { pollUntil } from '../helpers/poll-until.js';
 import { itOnRedis, testBackend } from '../helpers/state-backend.js';

@@ -73,13 +73,21 @@ describe('the order of checks: one list of named steps in app.ts', () => {
     ]);
   });
 
-  it('in proxy mode, has forwardToUpstream in the place of the handlers, and nothing else', async () => {
+  it('in proxy mode, has forwardToUpstream in the place of the handlers, and hears breaches', async () => {
     const proxy = await proxyTo(await closedPortUrl());
     try {
       const { app } = await createTestApp({ proxy });
       const steps = stepsOfApp(app);
+      // The validator is one per contract in the process (http/contract-validator.ts): this
+      // app's judge of relayed answers goes with each request, in the step before it.
+      const validated = PET_API.indexOf(VALIDATOR[0] ?? '');
       expect(Array.isArray(steps) ? steps[5] : undefined).toEqual({
-        router: [...PET_API, 'forwardToUpstream'],
+        router: [
+          ...PET_API.slice(0, validated),
+          'hearBreaches',
+          ...PET_API.slice(validated),
+          'forwardToUpstream',
+        ],
       });
     } finally {
       await proxy.close();

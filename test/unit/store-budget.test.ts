@@ -7,7 +7,8 @@ import {
 } from '../../src/state/request-journal.js';
 import { createMemoryStore } from '../../src/state/open-store.js';
 import type { Pet } from '../../src/state/pet.js';
-import { StoreBudget, StoreFullError, petCost } from '../../src/state/store-budget.js';
+import { StoreBudget } from '../../src/state/store-budget.js';
+import { StoreFullError, petCost } from '../../src/state/store-limits.js';
 import { storeDataFrom } from '../../src/state/store-data.js';
 
 const PETS: Pet[] = [

@@ -10,7 +10,7 @@ import {
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { Pet } from '../../src/state/pet.js';
-import { journalHeader, journalPathOf } from '../../src/state/journal-format.js';
+import { appendLogHeader, appendLogPathOf } from '../../src/state/append-log-format.js';
 import { PetStore } from '../../src/state/pet-store.js';
 import { readStoreFile } from '../../src/state/read-store-file.js';
 import { copyStoreData, storeDataFrom } from '../../src/state/store-data.js';
@@ -35,7 +35,7 @@ afterEach(() => {
   removeTmpDir(dir);
 });
 
-/** A store on `file` (written at once, as openPetStore does), folding its journal at `limit`. */
+/** A store on `file` (written at once, as openPetStore does), folding its append log at `limit`. */
 async function openStore(limit?: number): Promise<PetStore> {
   const adapter = createStoreFile(file, checkPet, limit);
   const initial = storeDataFrom(INITIAL);
@@ -45,39 +45,39 @@ async function openStore(limit?: number): Promise<PetStore> {
 }
 
 const read = () => readStoreFile(file, checkPet);
-const journal = () => journalPathOf(file);
+const appendLog = () => appendLogPathOf(file);
 
-describe('the store file and its journal', () => {
-  it('folds the journal into the file once it reaches the limit', async () => {
+describe('the store file and its append log', () => {
+  it('folds the append log into the file once it reaches the limit', async () => {
     const store = await openStore(200); // the file is smaller: the limit counts
     const first = await store.create({ name: 'A'.repeat(80), categoryId: 1 });
-    expect(existsSync(journal())).toBe(true);
+    expect(existsSync(appendLog())).toBe(true);
     const second = await store.create({ name: 'B'.repeat(80), categoryId: 1 });
-    const third = await store.create({ name: 'C', categoryId: 1 }); // the journal was full
+    const third = await store.create({ name: 'C', categoryId: 1 }); // the append log was full
     expect(readJsonFile(file)).toEqual({ nextId: 5, pets: [...INITIAL, first, second, third] });
-    expect(existsSync(journal())).toBe(false);
+    expect(existsSync(appendLog())).toBe(false);
     const fourth = await store.create({ name: 'D', categoryId: 1 });
     expect(await read()).toEqual({ nextId: 6, pets: [...INITIAL, first, second, third, fourth] });
   });
 
-  it('ignores a journal left from before the file was last written whole (a crash)', async () => {
+  it('ignores an append log left from before the file was last written whole (a crash)', async () => {
     const store = await openStore();
     const created = await store.create({ name: 'A', categoryId: 1 });
-    copyFileSync(journal(), join(dir, 'old'));
-    await store.flush(); // writes the file whole, then deletes the journal
-    copyFileSync(join(dir, 'old'), journal()); // as if the crash came before the deletion
+    copyFileSync(appendLog(), join(dir, 'old'));
+    await store.flush(); // writes the file whole, then deletes the append log
+    copyFileSync(join(dir, 'old'), appendLog()); // as if the crash came before the deletion
     expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
   });
 
-  it('keeps a journal that does not extend the file aside, and says so, after a hand edit', async () => {
+  it('keeps an append log that does not extend the file aside, and says so, after a hand edit', async () => {
     const store = await openStore();
     for (const name of ['A', 'B', 'C']) await store.create({ name, categoryId: 1 });
-    // The same content, pretty-printed by hand: the journal's digest no longer matches.
+    // The same content, pretty-printed by hand: the append log's digest no longer matches.
     writeFileSync(file, JSON.stringify(readJsonFile(file), null, 2));
     const warnings: string[] = [];
     const adapter = createStoreFile(file, checkPet, undefined, (message) => warnings.push(message));
     expect(await adapter.read()).toEqual({ nextId: 2, pets: INITIAL });
-    expect(existsSync(journal())).toBe(false);
+    expect(existsSync(appendLog())).toBe(false);
     const aside = readdirSync(dir).filter((name) => name.includes('.journal.stale-'));
     expect(aside).toHaveLength(1);
     expect(
@@ -93,63 +93,65 @@ describe('the store file and its journal', () => {
   it('after a crash in the middle of a reset, reads the state before it or after it', async () => {
     const store = await openStore();
     const created = await store.create({ name: 'A', categoryId: 1 });
-    copyFileSync(journal(), join(dir, 'old'));
+    copyFileSync(appendLog(), join(dir, 'old'));
     await store.reset();
-    copyFileSync(join(dir, 'old'), journal()); // the reset's file is in place, the journal not gone
-    // The reset put back the very file the journal extends: the state before the reset.
+    copyFileSync(join(dir, 'old'), appendLog()); // the reset's file is in place, the append log not gone
+    // The reset put back the very file the append log extends: the state before the reset.
     expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
 
     const other = await openStore(); // the file now holds [One, A]
     const later = await other.create({ name: 'B', categoryId: 1 });
-    copyFileSync(journal(), join(dir, 'old'));
+    copyFileSync(appendLog(), join(dir, 'old'));
     await other.reset();
-    copyFileSync(join(dir, 'old'), journal());
-    // The journal extends [One, A], the file is [One]: the state after the reset.
+    copyFileSync(join(dir, 'old'), appendLog());
+    // The append log extends [One, A], the file is [One]: the state after the reset.
     expect(later.id).toBe(3);
     expect(await read()).toEqual({ nextId: 2, pets: INITIAL });
   });
 
-  it('ignores a last journal line cut short by a crash', async () => {
+  it('ignores a last append log line cut short by a crash', async () => {
     const store = await openStore();
     const created = await store.create({ name: 'A', categoryId: 1 });
-    writeFileSync(journal(), `${readFileSync(journal(), 'utf8')}{"id":3,"name":"Half`);
+    writeFileSync(appendLog(), `${readFileSync(appendLog(), 'utf8')}{"id":3,"name":"Half`);
     expect(await read()).toEqual({ nextId: 3, pets: [...INITIAL, created] });
   });
 
-  it('rejects a journal entry that is not a pet, or not after the pets before, naming it', async () => {
+  it('rejects an append log entry that is not a pet, or not after the pets before, naming it', async () => {
     const store = await openStore();
     await store.create({ name: 'A', categoryId: 1 });
-    const text = readFileSync(journal(), 'utf8');
-    writeFileSync(journal(), `${text}{"id":3,"name":7,"categoryId":1}\n`);
-    await expect(read()).rejects.toThrow(journal());
-    writeFileSync(journal(), `${text}{"id":1,"name":"Again","categoryId":1}\n`);
-    await expect(read()).rejects.toThrow(`${journal()}: line 3: id 1 is not after the ids before`);
+    const text = readFileSync(appendLog(), 'utf8');
+    writeFileSync(appendLog(), `${text}{"id":3,"name":7,"categoryId":1}\n`);
+    await expect(read()).rejects.toThrow(appendLog());
+    writeFileSync(appendLog(), `${text}{"id":1,"name":"Again","categoryId":1}\n`);
+    await expect(read()).rejects.toThrow(
+      `${appendLog()}: line 3: id 1 is not after the ids before`,
+    );
   });
 
-  it('reads an old file without a journal, and a journal without a header as none', async () => {
+  it('reads an old file without an append log, and an append log without a header as none', async () => {
     writeFileSync(file, '{"pets":[{"id":4,"name":"Old","categoryId":2}],"nextId":9}');
     expect(await read()).toEqual({ nextId: 9, pets: [{ id: 4, name: 'Old', categoryId: 2 }] });
-    writeFileSync(journal(), '{"sha2');
+    writeFileSync(appendLog(), '{"sha2');
     expect(await read()).toEqual({ nextId: 9, pets: [{ id: 4, name: 'Old', categoryId: 2 }] });
     writeFileSync(
-      journal(),
-      `${journalHeader('0'.repeat(64))}{"id":5,"name":"New","categoryId":2}\n`,
+      appendLog(),
+      `${appendLogHeader('0'.repeat(64))}{"id":5,"name":"New","categoryId":2}\n`,
     );
     expect((await read())?.pets).toHaveLength(1); // extends another file
   });
 
   it('writes the file whole after a failed append, so no append follows a partial one', async () => {
     const store = await openStore();
-    mkdirSync(join(journal(), 'blocked'), { recursive: true }); // the journal cannot be put in place
+    mkdirSync(join(appendLog(), 'blocked'), { recursive: true }); // the append log cannot be put in place
     await expect(store.create({ name: 'A', categoryId: 1 })).rejects.toThrow(StoreWriteError);
     // Memory follows disk: the pet of the failed create is gone, and its id is not used again.
     expect(store.get(2)).toBeUndefined();
     expect(store.size).toBe(1);
-    rmSync(journal(), { recursive: true });
+    rmSync(appendLog(), { recursive: true });
     const next = await store.create({ name: 'B', categoryId: 1 });
     expect(next.id).toBe(3);
     expect(readJsonFile(file)).toEqual({ nextId: 4, pets: [...INITIAL, next] });
-    expect(existsSync(journal())).toBe(false);
+    expect(existsSync(appendLog())).toBe(false);
   });
 
   it('changes nothing on a reset whose write fails, and says the store could not be written', async () => {

@@ -4,7 +4,8 @@
 import { Low, type Adapter } from 'lowdb';
 import type { Pet } from '../../src/state/pet.js';
 import { PetStore } from '../../src/state/pet-store.js';
-import { StoreBudget, StoreWriteError, petCost } from '../../src/state/store-budget.js';
+import { StoreBudget, StoreWriteError } from '../../src/state/store-budget.js';
+import { petCost } from '../../src/state/store-limits.js';
 import { copyStoreData, storeDataFrom, type StoreData } from '../../src/state/store-data.js';
 
 const INITIAL: Pet[] = [{ id: 1, name: 'One', categoryId: 1 }];

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync 
 import { join } from 'node:path';
 import { isRecord } from '../../src/util/is-record.js';
 import type { Pet } from '../../src/state/pet.js';
-import { journalPathOf } from '../../src/state/journal-format.js';
+import { appendLogPathOf } from '../../src/state/append-log-format.js';
 import { openPetStore } from '../../src/state/open-store.js';
 import type { PetStore } from '../../src/state/pet-store.js';
 import { readStoreFile } from '../../src/state/read-store-file.js';
@@ -150,16 +150,16 @@ describe('PetStore in a JSON file (db)', () => {
   });
 
   /**
-   * Copies the store file and its journal as they are on disk at this moment, synchronously (so
-   * that no later write of the store gets in): the journal first, as the file only changes after
-   * a journal it makes obsolete was written. Returns the copy's path, for `readStoreFile`.
+   * Copies the store file and its append log as they are on disk at this moment, synchronously (so
+   * that no later write of the store gets in): the append log first, as the file only changes after
+   * an append log it makes obsolete was written. Returns the copy's path, for `readStoreFile`.
    */
   function snapshot(file: string): string {
     const copy = join(snapshots, `${String((taken += 1))}.json`);
     try {
-      copyFileSync(journalPathOf(file), journalPathOf(copy));
+      copyFileSync(appendLogPathOf(file), appendLogPathOf(copy));
     } catch (error) {
-      if (!isRecord(error) || error.code !== 'ENOENT') throw error; // no journal (any more)
+      if (!isRecord(error) || error.code !== 'ENOENT') throw error; // no append log (any more)
     }
     copyFileSync(file, copy);
     return copy;
@@ -184,13 +184,13 @@ describe('PetStore in a JSON file (db)', () => {
     expect(await onDisk(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
   });
 
-  it('appends a created pet to the journal, leaving the file as it was', async () => {
+  it('appends a created pet to the append log, leaving the file as it was', async () => {
     const file = join(dir, 'store.json');
     const store = await openOnFile(file);
     const before = readFileSync(file, 'utf8');
     await store.create({ name: 'Max', categoryId: 4 });
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect(readFileSync(journalPathOf(file), 'utf8')).toMatch(
+    expect(readFileSync(appendLogPathOf(file), 'utf8')).toMatch(
       /^\{"sha256":"[0-9a-f]{64}"\}\n\{"id":11,"name":"Max","categoryId":4\}\n$/,
     );
   });
@@ -205,13 +205,13 @@ describe('PetStore in a JSON file (db)', () => {
     expect((await second.create({ name: 'Luna', categoryId: 1 })).id).toBe(Number(created.id) + 1);
   });
 
-  it('writes the file whole when it opens it, with the pets of the journal', async () => {
+  it('writes the file whole when it opens it, with the pets of the append log', async () => {
     const file = join(dir, 'store.json');
     const first = await openOnFile(file);
     const created = await first.create({ name: 'Max', categoryId: 4 });
     await reopenAfterCrash(file);
     expect(readJsonFile(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
-    expect(existsSync(journalPathOf(file))).toBe(false);
+    expect(existsSync(appendLogPathOf(file))).toBe(false);
   });
 
   it("lets an existing file's content win over the initial data", async () => {
@@ -228,7 +228,7 @@ describe('PetStore in a JSON file (db)', () => {
     await store.create({ name: 'Max', categoryId: 4 });
     await store.reset();
     expect(readJsonFile(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
-    expect(existsSync(journalPathOf(file))).toBe(false);
+    expect(existsSync(appendLogPathOf(file))).toBe(false);
     expect(store.list({ limit: 100 })).toEqual(SORTED_INITIAL);
     expect(await onDisk(file)).toEqual({ nextId: 11, pets: SORTED_INITIAL });
   });
@@ -278,7 +278,7 @@ describe('PetStore in a JSON file (db)', () => {
         categoryId: 1,
       }));
       await Promise.all(batch.map((pet) => store.create(pet)));
-      if (round === 25) await store.flush(); // folds the journal into the file once
+      if (round === 25) await store.flush(); // folds the append log into the file once
     }
     writes.done = true;
     await watch;
@@ -307,7 +307,7 @@ describe('PetStore in a JSON file (db)', () => {
     expect(await onDisk(file)).toEqual({ nextId: 12, pets: [...SORTED_INITIAL, created] });
   });
 
-  it('has everything in the file itself, and no journal, once flush resolves', async () => {
+  it('has everything in the file itself, and no append log, once flush resolves', async () => {
     const file = join(dir, 'store.json');
     const store = await openOnFile(file);
     const first = await store.create({ name: 'Max', categoryId: 4 });
@@ -328,13 +328,13 @@ describe('PetStore in a JSON file (db)', () => {
     expect(readdirSync(dir)).toEqual(['store.json']);
   });
 
-  it('continues ids beyond 2^53 exactly, in the journal, the file and after a reopen', async () => {
+  it('continues ids beyond 2^53 exactly, in the append log, the file and after a reopen', async () => {
     const file = join(dir, 'store.json');
     const big: Pet[] = [{ id: 9007199254740993n, name: 'Big', categoryId: 2n ** 63n - 1n }];
     const store = await openOnFile(file, big);
     const next = await store.create({ name: 'Next', categoryId: 1 });
     expect(next.id).toBe(9007199254740994n);
-    expect(readFileSync(journalPathOf(file), 'utf8')).toContain('{"id":9007199254740994,');
+    expect(readFileSync(appendLogPathOf(file), 'utf8')).toContain('{"id":9007199254740994,');
     expect(await onDisk(file)).toEqual({ nextId: 9007199254740995n, pets: [...big, next] });
     await store.flush();
     expect(readFileSync(file, 'utf8')).toBe(
@@ -376,16 +376,16 @@ describe('PetStore in a JSON file (db)', () => {
     expect(readFileSync(file, 'utf8')).toBe('garbage');
   });
 
-  it('deletes a journal whose file was deleted before writing a new file', async () => {
+  it('deletes an append log whose file was deleted before writing a new file', async () => {
     const file = join(dir, 'store.json');
     const killed = await openOnFile(file);
-    await killed.create({ name: 'Gone', categoryId: 1 }); // in the journal; then "killed"
+    await killed.create({ name: 'Gone', categoryId: 1 }); // in the append log; then "killed"
     rmSync(file); // the user starts over: the new file will have the old one's content
     // The first write of the next start fails (its temporary file cannot be created): had it
-    // succeeded and the mock then crashed, a journal still there would extend the new file.
+    // succeeded and the mock then crashed, an append log still there would extend the new file.
     mkdirSync(join(dir, '.store.json.tmp'));
     await expect(reopenAfterCrash(file)).rejects.toThrow(file);
-    expect(existsSync(journalPathOf(file))).toBe(false);
+    expect(existsSync(appendLogPathOf(file))).toBe(false);
     rmSync(join(dir, '.store.json.tmp'), { recursive: true });
     const fresh = await openOnFile(file);
     expect(fresh.list({ limit: 100 }).map((pet) => pet.name)).not.toContain('Gone');

@@ -3,7 +3,8 @@ import { HttpError } from '../../src/http/http-error.js';
 import { toHttpError, type FailedRequest } from '../../src/http/to-http-error.js';
 import { InvalidPreferenceError, NotInContractError } from '../../src/contract/prefer.js';
 import { UnknownScenarioError } from '../../src/contract/scenario.js';
-import { StoreFullError, StoreWriteError } from '../../src/state/store-budget.js';
+import { StoreWriteError } from '../../src/state/store-budget.js';
+import { StoreFullError } from '../../src/state/store-limits.js';
 import { InvalidSessionError } from '../../src/state/session-registry.js';
 import { contract } from '../helpers/test-app.js';
 

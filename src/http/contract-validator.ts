@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { middleware } from 'express-openapi-validator';
-import { unknownFormatsOf } from './contract-ajv.js';
-import { isOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import { unknownFormatsOf } from '../contract/contract-ajv.js';
+import { isOpenApiDocument, type OpenApiDocument } from '../contract/openapi-document.js';
 
 /** A document as express-openapi-validator types it (from its public `middleware` signature). */
 type ValidatorDocument = Exclude<Parameters<typeof middleware>[0]['apiSpec'], string>;
@@ -30,16 +30,22 @@ export interface ContractValidatorOptions {
   onAnswerBreach?: AnswerBreachListener | undefined;
 }
 
+/** What one document's validator is built as: whether answers' breaches are heard. */
+type ValidatorKind = 'strict' | 'heard';
+
 /**
- * express-openapi-validator over one API's document, for a router mounted at that API's base
- * path: it validates each request (parameters, body, content type) and every answer sent with
- * res.json (a breach goes to the error handler as a 500, unless onAnswerBreach lets it through).
- * Security is checked earlier, by our own step, so that auth comes before everything else.
+ * The validators built in this process, per document (the contract's validatorDocument, one
+ * object per loaded contract) and kind: every app over the same contract — a second in-process
+ * mock, a reload that changed no contract, the tests' many apps — reuses them, and with them the
+ * per-route schemas compiled so far. express-openapi-validator compiles the OpenAPI meta-schema
+ * for every instance (validateApiSpec off or not), 80 to 300 ms each.
  */
-export function createContractValidator(
-  document: OpenApiDocument,
-  { onAnswerBreach }: ContractValidatorOptions = {},
-): RequestHandler[] {
+const builtValidators = new WeakMap<OpenApiDocument, Map<ValidatorKind, RequestHandler[]>>();
+
+/** The listener each request's answer is heard by, set by the step before the validator. */
+const listeners = new WeakMap<Request, AnswerBreachListener>();
+
+function buildValidator(document: OpenApiDocument, kind: ValidatorKind): RequestHandler[] {
   // Paths are matched on the router's own URL (`/pets`, below the mount point), so the mock can
   // itself be mounted anywhere: its servers (`{base_url}` ending in /v1) become the root here.
   const apiSpec: unknown = { ...document, servers: [{ url: '/' }] };
@@ -51,14 +57,16 @@ export function createContractValidator(
     // The validator's own hook: when onError returns, it sends the answer unchanged; what it
     // throws goes to next(), as a breach does without the hook. A relayed answer's breaches are
     // all named, not only the first.
-    validateResponses: onAnswerBreach
-      ? {
-          allErrors: true,
-          onError: (error, _body, req) => {
-            if (!onAnswerBreach(req, error.errors)) throw error;
-          },
-        }
-      : true,
+    validateResponses:
+      kind === 'heard'
+        ? {
+            allErrors: true,
+            onError: (error, _body, req) => {
+              const listener = listeners.get(req);
+              if (!listener?.(req, error.errors)) throw error;
+            },
+          }
+        : true,
     validateSecurity: false,
     // Linted by Redocly in the test command; checked against the OpenAPI meta-schema at every
     // start it would only add start-up time.
@@ -70,6 +78,41 @@ export function createContractValidator(
   });
 }
 
+/** The document's validator of that kind, built on the first call in this process. */
+function validatorOf(document: OpenApiDocument, kind: ValidatorKind): RequestHandler[] {
+  let kinds = builtValidators.get(document);
+  if (!kinds) {
+    kinds = new Map();
+    builtValidators.set(document, kinds);
+  }
+  let handlers = kinds.get(kind);
+  if (!handlers) {
+    handlers = buildValidator(document, kind);
+    kinds.set(kind, handlers);
+  }
+  return handlers;
+}
+
+/**
+ * express-openapi-validator over one API's document, for a router mounted at that API's base
+ * path: it validates each request (parameters, body, content type) and every answer sent with
+ * res.json (a breach goes to the error handler as a 500, unless onAnswerBreach lets it through).
+ * Security is checked earlier, by our own step, so that auth comes before everything else.
+ * Built once per document in this process (validatorOf); an app's onAnswerBreach is handed to it
+ * per request.
+ */
+export function createContractValidator(
+  document: OpenApiDocument,
+  { onAnswerBreach }: ContractValidatorOptions = {},
+): RequestHandler[] {
+  if (!onAnswerBreach) return validatorOf(document, 'strict');
+  const hearBreaches: RequestHandler = (req, _res, next) => {
+    listeners.set(req, onAnswerBreach);
+    next();
+  };
+  return [hearBreaches, ...validatorOf(document, 'heard')];
+}
+
 /**
  * The same validator, built on the first request it sees: for the admin API, which the first pet
  * API answer should not wait for. express-openapi-validator compiles the OpenAPI meta-schema for
@@ -79,7 +122,7 @@ export function createContractValidator(
 export function createLazyContractValidator(document: OpenApiDocument): RequestHandler {
   let validator: Router | undefined;
   return function validateContract(req, res, next) {
-    validator ??= Router().use(createContractValidator(document));
+    validator ??= Router().use(validatorOf(document, 'strict'));
     validator(req, res, next);
   };
 }

@@ -1,6 +1,6 @@
 import { close, constants, ftruncate, open, rename, unlink, write } from 'node:fs';
 import { promisify } from 'node:util';
-import { journalHeader } from './journal-format.js';
+import { appendLogHeader } from './append-log-format.js';
 import { tempPathOf } from '../util/write-file-atomically.js';
 import { isMissingFile } from '../util/is-missing-file.js';
 
@@ -26,32 +26,32 @@ async function appendAll(fd: number, bytes: Buffer, write: WriteBytes): Promise<
 }
 
 /**
- * The journal of a store file, kept open for appends. Calls must not overlap (the store's writes
+ * The append log of a store file, kept open for appends. Calls must not overlap (the store's writes
  * never do). An append resolves once its lines are in the file (in the page cache, as a write is).
- * The journal is a plain descriptor, not a FileHandle: a store dropped without a flush (as tests
+ * The append log is a plain descriptor, not a FileHandle: a store dropped without a flush (as tests
  * do) must not leave a handle for the garbage collector to close, which Node warns about.
  */
-export class StoreJournal {
+export class StoreAppendLog {
   readonly #path: string;
   readonly #write: WriteBytes;
   #fd: number | undefined;
   #size = 0;
 
-  /** `path`: the journal's own path (journalPathOf the store file); `write`: fs.write. */
+  /** `path`: the append log's own path (appendLogPathOf the store file); `write`: fs.write. */
   constructor(path: string, write: WriteBytes = writeFile) {
     this.#path = path;
     this.#write = write;
   }
 
-  /** Bytes in the journal; 0 when there is none. */
+  /** Bytes in the append log; 0 when there is none. */
   get size(): number {
     return this.#size;
   }
 
   /**
-   * Appends `lines` (each ending in a newline). A new journal is written with its header (the
+   * Appends `lines` (each ending in a newline). A new append log is written with its header (the
    * digest of the file version it extends) to a temporary file that is then renamed in place,
-   * so that a journal is never seen without its header. A failed append is cut off again.
+   * so that an append log is never seen without its header. A failed append is cut off again.
    */
   async append(digest: string, lines: string): Promise<void> {
     const current = this.#fd;
@@ -71,7 +71,7 @@ export class StoreJournal {
     const temp = tempPathOf(this.#path);
     const fd = await openFile(temp, APPEND);
     try {
-      const bytes = Buffer.from(journalHeader(digest) + lines);
+      const bytes = Buffer.from(appendLogHeader(digest) + lines);
       await appendAll(fd, bytes, this.#write);
       await renameFile(temp, this.#path);
       this.#fd = fd;
@@ -83,8 +83,8 @@ export class StoreJournal {
   }
 
   /**
-   * Renames the journal aside (`<journal>.stale-<time>`), never deleting it, and says where: for a
-   * journal that does not extend the store file, whose pets may be nowhere else.
+   * Renames the append log aside (`<append log>.stale-<time>`), never deleting it, and says where: for a
+   * append log that does not extend the store file, whose pets may be nowhere else.
    */
   async keepAside(now: Date = new Date()): Promise<string> {
     const aside = `${this.#path}.stale-${now.toISOString().replace(/[:.]/g, '-')}`;
@@ -92,7 +92,7 @@ export class StoreJournal {
     return aside;
   }
 
-  /** Closes and deletes the journal: for when the store file has been written whole. */
+  /** Closes and deletes the append log: for when the store file has been written whole. */
   async remove(): Promise<void> {
     const fd = this.#fd;
     this.#fd = undefined;
