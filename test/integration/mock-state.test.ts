@@ -104,6 +104,33 @@ describe(`MockState on ${testBackend}: ids`, () => {
     expect(await state.getPet(undefined, 4)).toBeUndefined();
   });
 
+  it('counts pets with a status and pets without on one counter: one id each, in order', async () => {
+    const state = await stateWith([1, 2, 3]);
+    const statuses = ['pending', undefined, 'sold', 'available', undefined, 'pending'] as const;
+    const created: Pet[] = [];
+    for (const [i, status] of statuses.entries()) {
+      const newPet = { name: `mixed-${String(i)}`, categoryId: 1 };
+      created.push(await state.createPet('mixed', status ? { ...newPet, status } : newPet));
+    }
+    expect(created.map((pet) => BigInt(pet.id))).toEqual(range(4n, statuses.length));
+    expect(created.map((pet) => pet.status)).toEqual(statuses);
+    const concurrent = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        state.createPet('mixed', {
+          name: `mixed-c${String(i)}`,
+          categoryId: 1,
+          ...(i % 2 === 0 ? { status: 'sold' as const } : {}),
+        }),
+      ),
+    );
+    expect(sorted(concurrent.map((pet) => BigInt(pet.id)))).toEqual(range(10n, 100));
+    for (const pet of [...created, ...concurrent]) {
+      expect(await state.getPet('mixed', pet.id)).toEqual(pet);
+    }
+    const pending = await state.listPets('mixed', { ...ALL, status: 'pending' });
+    expect(pending.map((pet) => pet.name)).toEqual(['mixed-0', 'mixed-5']);
+  });
+
   it.each([
     ['beyond 2^53', 9007199254740993n, '9007199254740994'],
     ['near 2^63 - 1', 9223372036854775799n, '9223372036854775800'],
@@ -209,6 +236,25 @@ describe(`MockState on ${testBackend}: scenario switches`, () => {
     expect(await state.active(undefined)).toEqual({ name: 'slow', remaining: null });
     await state.deactivate(undefined);
     expect(await state.active(undefined)).toBeNull();
+  });
+
+  it("switches off a gone scenario's switch in every session, and no other switch", async () => {
+    const state = await stateWith([1]);
+    await state.activate(undefined, 'gone');
+    await state.activate('off-a', 'gone', 3);
+    await state.activate('off-b', 'kept');
+    const off = await state.switchOff(['kept']);
+    expect(off).toHaveLength(2);
+    expect(off).toEqual(
+      expect.arrayContaining([
+        { session: null, scenario: 'gone' },
+        { session: 'off-a', scenario: 'gone' },
+      ]),
+    );
+    expect(await state.active(undefined)).toBeNull();
+    expect(await state.active('off-a')).toBeNull();
+    expect(await state.active('off-b')).toEqual({ name: 'kept', remaining: null });
+    expect(await state.beginCall('off-a', ['gone'])).toBeUndefined();
   });
 });
 

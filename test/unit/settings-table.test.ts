@@ -299,6 +299,50 @@ describe('docs/options.md', () => {
   });
 });
 
+describe("docs/replicas.md's table of settings", () => {
+  /** The rows of the table under `## Settings`, each as its cells, backticks dropped. */
+  function settingsRows(): string[][] {
+    const lines = readFileSync(join(packageRoot, 'docs', 'replicas.md'), 'utf8').split('\n');
+    const start = lines.indexOf('## Settings');
+    if (start === -1) throw new Error('docs/replicas.md has no "## Settings"');
+    const rest = lines.slice(start + 1);
+    const first = rest.findIndex((line) => line.startsWith('|'));
+    const end = rest.findIndex((line, i) => i > first && !line.startsWith('|'));
+    return rest
+      .slice(first + 2, end) // after the header and its --- row
+      .map((line) =>
+        line
+          .slice(1, -1)
+          .split('|')
+          .map((cell) => cell.trim().replaceAll('`', '')),
+      );
+  }
+
+  const rows = settingsRows();
+  /** The settings of Redis: --state-url, and each whose help says it works with it. */
+  const redisSettings = SETTING_NAMES.filter(
+    (name) => name === 'stateUrl' || settingOf(name).help.startsWith('with --state-url'),
+  );
+
+  it('lists every setting of Redis, once each, in the order of the settings table', () => {
+    expect(rows.map(([flag]) => flag?.split(' ')[0])).toEqual(redisSettings.map(flagOf));
+  });
+
+  it.each(redisSettings)(
+    '%s: its flag, value and default are those of the settings table',
+    (name) => {
+      const setting = settingOf(name);
+      const row = rows.find(([flag]) => flag?.split(' ')[0] === flagOf(name));
+      if (!row) throw new Error(`${flagOf(name)} is not in the table`);
+      const [flag, shown, what] = row;
+      expect(flag).toBe(`${flagOf(name)} ${setting.value}`);
+      // The default as --help shows it, maybe glossed in brackets: `3600000 (1 h)`.
+      expect(shown?.replace(/ \([^)]*\)$/, '')).toBe(setting.shown);
+      for (const variable of what?.match(/MOCK_[A-Z_]+/g) ?? []) expect(variable).toBe(envOf(name));
+    },
+  );
+});
+
 describe('helpText()', () => {
   const lines = helpText().split('\n');
 

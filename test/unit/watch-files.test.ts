@@ -58,6 +58,16 @@ describe('watchFiles', () => {
     await told;
   });
 
+  it('with events on, polling still sees a file whose folder appears after the start', async () => {
+    // No folder to watch at the start: only polling can tell.
+    const folder = join(dir, 'later');
+    const file = join(folder, 'pets.json');
+    const told = firstChange([file], { pollMs: 50, debounceMs: 10 });
+    mkdirSync(folder);
+    writeFileSync(file, '[]');
+    await told;
+  });
+
   it('with polling as good as off, the events see an edited file', async () => {
     const file = join(dir, 'pets.json');
     writeFileSync(file, '[]');
