@@ -3,7 +3,8 @@ import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { CONSOLE_PATH, serveConsole } from './admin-console.js';
 import { createAdminApi } from './admin-routes.js';
-import { createContractAnswers, type BrokenExamples } from '../contract/contract-answers.js';
+import { createContractAnswers } from '../contract/contract-answers.js';
+import type { Config } from '../config/settings.js';
 import { kindOf } from '../contract/media-types.js';
 import { requestMediaOf } from '../contract/document-parts.js';
 import { routeNamings } from '../contract/validator-view.js';
@@ -40,7 +41,7 @@ import type { Proxy } from '../proxy/proxy.js';
 import type { Scenario } from '../contract/scenario.js';
 import type { MockState } from '../state/mock-state.js';
 import type { MockControl } from './mock-control.js';
-import type { Pet, PetStatus } from '../state/pet.js';
+import type { Pet } from '../state/pet.js';
 import { consoleDir } from '../util/paths.js';
 
 /** Largest request body accepted, in body-parser's notation. */
@@ -49,8 +50,25 @@ export const BODY_LIMIT = '100kb';
 /** Where the admin API is served: its document's server path (a test checks they agree). */
 export const ADMIN_PATH = '/__admin';
 
+/**
+ * The settings the app reads (docs/options.md says what each does), taken from the Config by
+ * these names (server/load-mock.ts); a bare app takes each one's default where it is read.
+ */
+export const APP_SETTINGS = [
+  'apiKeys',
+  'corsOrigin',
+  'defaultStatus',
+  'adminToken',
+  'noAdmin',
+  'brokenExamples',
+  'seed',
+  'maxSessions',
+] as const;
+
+export type AppSettings = Pick<Config, (typeof APP_SETTINGS)[number]>;
+
 /** Everything the app needs, handed in: nothing is created or read from the environment here. */
-export interface AppDeps {
+export interface AppDeps extends Partial<AppSettings> {
   /** The pet API's contract (openapi.yaml). */
   contract: Contract;
   /** The admin API's own document (admin-openapi.yaml). */
@@ -59,27 +77,12 @@ export interface AppDeps {
   state: MockState;
   scenarios: ReadonlyMap<string, Scenario>;
   logger: Logger;
-  /** Accepted bearer tokens; empty accepts any non-empty token. */
-  apiKeys?: readonly string[];
-  /** Allowed CORS origins; empty allows local origins only; `*` allows any. */
-  corsOrigin?: readonly string[];
-  defaultStatus?: PetStatus | undefined;
-  /** When set, every admin call needs it as its bearer token. */
-  adminToken?: string | undefined;
-  /** No /__admin API at all, and no QA console. */
-  noAdmin?: boolean;
   /** The QA console's built files; the package's dist/console by default. */
   consoleDir?: string | undefined;
-  /** What to do with an example of the contract that breaks its own schema (generate by default). */
-  brokenExamples?: BrokenExamples | undefined;
   /** Contract validation of the pet API; `off` exists only to measure its cost (npm run bench). */
   validation?: 'on' | 'off';
   /** Proxy mode (--proxy-target): the real service answers in the handlers' place. */
   proxy?: Proxy | undefined;
-  /** Seed of the delays drawn from scenario ranges and of generated answers (--seed; 1 without). */
-  seed?: number | undefined;
-  /** Sessions whose draw of delays is kept (--max-sessions). */
-  maxSessions?: number | undefined;
   /** The server's reload (POST /__admin/reload, and its status in health); none for a bare app. */
   control?: MockControl | undefined;
   /**

@@ -1,7 +1,11 @@
-import { coverageFormatOfFile } from '../state/coverage-formats.js';
-import { PET_STATUSES, type PetStatus } from '../state/pet.js';
 import type { LogLevel } from '../util/logger.js';
-import { BROKEN_EXAMPLES, type BrokenExamples } from '../contract/contract-answers.js';
+import {
+  BROKEN_EXAMPLES,
+  PET_STATUSES,
+  coverageFormatOfFile,
+  type BrokenExamples,
+  type PetStatus,
+} from './vocabularies.js';
 import { defaultContractPath, defaultFixturesPath } from '../util/paths.js';
 import { ConfigError } from './config-error.js';
 import {

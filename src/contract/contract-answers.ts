@@ -11,6 +11,7 @@ import { sampleFile } from './sample-files.js';
 import { SchemaError, derefSchema } from './schema-refs.js';
 import { reachesWriteOnly, withoutWriteOnly } from './write-only.js';
 import { toXml } from './xml-body.js';
+import type { BrokenExamples } from '../config/vocabularies.js';
 
 export { ContractAnswerError };
 
@@ -28,10 +29,6 @@ export type AnswerSource =
   | 'generated; example-breaks-schema'
   | 'example; breaks-schema'
   | 'sample-file';
-
-/** What to do with a contract's example that breaks its own schema: answer generated data, or it. */
-export const BROKEN_EXAMPLES = ['generate', 'serve'] as const;
-export type BrokenExamples = (typeof BROKEN_EXAMPLES)[number];
 
 /** The answer of an operation that no handler of the mock answers, as the contract documents it. */
 export interface ContractAnswer {

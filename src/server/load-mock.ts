@@ -1,11 +1,12 @@
 import { petCheckOf } from '../state/check-pets.js';
 import type { Logger } from 'pino';
-import type { AppDeps } from '../api/app.js';
+import { APP_SETTINGS, type AppDeps } from '../api/app.js';
+import { pickSettings } from '../config/pick-settings.js';
 import { ConfigError } from '../config/config-error.js';
 import { FileError } from '../util/located-file.js';
 import type { Config } from '../config/settings.js';
 import { keptContract } from './kept-contracts.js';
-import { DEFAULT_SEED, loadDefinition, type MockDefinition } from './load-definition.js';
+import { loadDefinition, type MockDefinition } from './load-definition.js';
 import { MockMetrics } from '../http/metrics.js';
 import { createProxy } from '../proxy/proxy.js';
 import { openState } from './open-state.js';
@@ -85,14 +86,7 @@ export async function loadMock(config: Config, logger: Logger): Promise<LoadedMo
       state,
       scenarios,
       logger,
-      seed: config.seed ?? DEFAULT_SEED,
-      maxSessions: config.maxSessions,
-      apiKeys: config.apiKeys,
-      corsOrigin: config.corsOrigin,
-      defaultStatus: config.defaultStatus,
-      brokenExamples: config.brokenExamples,
-      adminToken: config.adminToken,
-      noAdmin: config.noAdmin,
+      ...pickSettings(config, APP_SETTINGS),
       proxy,
       metrics,
     };

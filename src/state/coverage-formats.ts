@@ -1,9 +1,11 @@
-import { extname } from 'node:path';
+import { COVERAGE_FORMATS, type CoverageFormat } from '../config/vocabularies.js';
 import { exactPercent, type CoverageReport, type OperationCoverage } from './coverage-report.js';
 
-/** The ways a coverage report is written out. */
-export const COVERAGE_FORMATS = ['json', 'markdown', 'junit', 'text'] as const;
-export type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
+export {
+  COVERAGE_FORMATS,
+  coverageFormatOfFile,
+  type CoverageFormat,
+} from '../config/vocabularies.js';
 
 /** The Content-Type of each format, as the admin API answers it. */
 export const COVERAGE_CONTENT_TYPES: Readonly<Record<CoverageFormat, string>> = {
@@ -12,17 +14,6 @@ export const COVERAGE_CONTENT_TYPES: Readonly<Record<CoverageFormat, string>> = 
   junit: 'application/xml; charset=utf-8',
   text: 'text/plain; charset=utf-8',
 };
-
-const FILE_FORMATS: Readonly<Record<string, CoverageFormat>> = {
-  '.json': 'json',
-  '.md': 'markdown',
-  '.xml': 'junit',
-};
-
-/** The format of a report file, from its extension (.json, .md, .xml); undefined for another. */
-export function coverageFormatOfFile(path: string): CoverageFormat | undefined {
-  return FILE_FORMATS[extname(path).toLowerCase()];
-}
 
 export function isCoverageFormat(value: unknown): value is CoverageFormat {
   return COVERAGE_FORMATS.some((format) => format === value);

@@ -1,9 +1,8 @@
 import type { Int64 } from '../util/int64.js';
 
-/** The values of the contract's PetStatus enumeration. */
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+import { PET_STATUSES, type PetStatus } from '../config/vocabularies.js';
 
-export type PetStatus = (typeof PET_STATUSES)[number];
+export { PET_STATUSES, type PetStatus } from '../config/vocabularies.js';
 
 /** The contract's NewPet: the body of createPet. */
 export interface NewPet {

@@ -7,12 +7,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 // of src/, above every folder.
 const LAYERS: readonly string[] = [
   'util',
+  // Just above util: every layer takes its settings from the Config by type (Pick<Config, …>).
+  'config',
   'contract',
   'state',
   'http',
   'proxy',
   'api',
-  'config',
   'server',
   'cli',
   '.',
