@@ -1,3 +1,5 @@
+import { startedByScript, whenParentGone } from './script-shell.js';
+
 /** A V8 flag the mock runs with, unless the user sized that part of the heap themselves. */
 export interface LaunchFlag {
   readonly flag: string;
@@ -39,6 +41,11 @@ export function missingLaunchFlags(execArgv: readonly string[], nodeOptions = ''
 /** Set for the child a supervising bin starts where Node cannot replace its process. */
 const SUPERVISED = 'PETSTORE_MOCK_SUPERVISED';
 
+/** Whether this process is the child of a supervising bin (Node 20, Windows). */
+export function isSupervised(env: NodeJS.ProcessEnv): boolean {
+  return env[SUPERVISED] !== undefined;
+}
+
 /** Signals the supervising bin passes on to its child (POSIX). */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -62,7 +69,7 @@ export function inPlaceRelaunch(): Execve | undefined {
  * Windows) as a supervised child, resolving with its exit code once it ends.
  */
 export async function relaunchWithLaunchFlags(): Promise<number | undefined> {
-  if (process.env[SUPERVISED] !== undefined) endWithSupervisor();
+  if (isSupervised(process.env)) endWithSupervisor();
   const [, script, ...args] = process.argv;
   const flags = missingLaunchFlags(process.execArgv, process.env.NODE_OPTIONS);
   if (flags.length === 0 || script === undefined) return undefined;
@@ -76,9 +83,10 @@ export async function relaunchWithLaunchFlags(): Promise<number | undefined> {
  * Runs the bin as a child with stdio inherited, passes signals on and ends as it did: with its
  * exit code, or killed by its signal. On POSIX the child has a process group of its own, so that
  * a terminal's Ctrl-C reaches this process alone and is passed on once (a second would stop the
- * mock at once).
+ * mock at once); under `npm start` or npx, the end of npm's shell is passed on as a SIGTERM.
  */
 async function runSupervised(argv: readonly string[]): Promise<number> {
+  const parent = process.ppid;
   const { spawn } = await import('node:child_process');
   const posix = process.platform !== 'win32';
   const child = spawn(process.execPath, argv, {
@@ -86,19 +94,27 @@ async function runSupervised(argv: readonly string[]): Promise<number> {
     env: { ...process.env, [SUPERVISED]: '1' },
     detached: posix,
   });
+  let forwarded = false;
   const forward = (signal: NodeJS.Signals): void => {
+    forwarded = true;
     child.kill(signal);
   };
   const signals = posix ? FORWARDED : [];
   for (const signal of signals) process.on(signal, forward);
+  const stopWatching = startedByScript(process.env)
+    ? whenParentGone(parent, () => {
+        if (!forwarded) forward('SIGTERM');
+      })
+    : undefined;
   // A Windows console's Ctrl-C reaches the child too: the bin waits for it to stop cleanly.
   const waitForChild = (): void => undefined;
   if (!posix) process.on('SIGINT', waitForChild);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      for (const forwarded of signals) process.off(forwarded, forward);
+      for (const forwardedSignal of signals) process.off(forwardedSignal, forward);
       process.off('SIGINT', waitForChild);
+      stopWatching?.();
       if (signal !== null) process.kill(process.pid, signal);
       resolve(code ?? 1);
     });

@@ -7,6 +7,8 @@ import { helpText } from '../config/help.js';
 import { FileError } from '../util/located-file.js';
 import { errorMessage } from '../util/error-message.js';
 import { packageRoot } from '../util/paths.js';
+import { isSupervised } from './launch-flags.js';
+import { startedByScript, whenParentGone } from './script-shell.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
@@ -17,6 +19,7 @@ function version(): string {
 
 /** Runs the command line; resolves with the exit code unless the mock is left serving (-1). */
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const parent = process.ppid;
   if (argv[0] === 'coverage') {
     // A client of a running mock: none of the server's modules are loaded.
     const { runCoverageCommand } = await import('./coverage-command.js');
@@ -73,6 +76,13 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   process.on('SIGINT', () => {
     stop('SIGINT');
   });
+  // Under `npm start` or npx, npm's shell ending is npm's signal that never came through (a
+  // supervised bin's supervisor watches that shell itself).
+  if (startedByScript(env) && !isSupervised(env)) {
+    whenParentGone(parent, () => {
+      if (!stopping) stop('SIGTERM');
+    });
+  }
   const { contract } = server.deps;
   const title =
     typeof contract.document.info.title === 'string' ? contract.document.info.title : 'API';

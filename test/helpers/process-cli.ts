@@ -47,7 +47,16 @@ function cleanEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Spawns `node dist/cli.js ...args`; the child is killed by `killAllClis`. */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+  return spawnCommand(process.execPath, [CLI_PATH, ...args], env);
+}
+
+/** Spawns `file ...args` in the package's folder (npm start, another Node); as spawnCli. */
+export function spawnCommand(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): CliProcess {
+  const child = spawn(file, args, {
     cwd: packageRoot,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,7 +162,16 @@ export async function startCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningCli> {
-  const cli = spawnCli(args, env);
+  return startCommand(process.execPath, [CLI_PATH, ...args], env);
+}
+
+/** Starts `file ...args` (a command that runs the CLI) and waits for the CLI's start line. */
+export async function startCommand(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningCli> {
+  const cli = spawnCommand(file, args, env);
   const url = await until(cli, () => startUrl(cli.stdout()), 'start line');
   return { ...cli, url };
 }
