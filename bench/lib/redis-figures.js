@@ -57,9 +57,9 @@ function camelCase(constant) {
 /** The SHA1 of each Lua script of a redis-scripts module → its name (`beginCall`, `record`, …). */
 export function scriptNames(scriptsModule) {
   const names = new Map();
-  for (const [constant, lua] of Object.entries(scriptsModule)) {
-    if (typeof lua !== 'string') continue;
-    names.set(createHash('sha1').update(lua).digest('hex'), camelCase(constant));
+  for (const [constant, script] of Object.entries(scriptsModule)) {
+    if (typeof script?.lua !== 'string') continue;
+    names.set(createHash('sha1').update(script.lua).digest('hex'), camelCase(constant));
   }
   return names;
 }

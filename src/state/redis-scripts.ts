@@ -1,9 +1,16 @@
 /**
  * The Lua scripts of the Redis state. Redis runs each script whole, with nothing in between, so a
  * rule that reads and writes several keys holds across replicas; each script says which rule it
- * keeps. Every script takes the key prefix as ARGV[1] and the session id as ARGV[2] ('' is the
- * default session); ids are checked (session-id.ts) before they reach a key. Pet ids stay decimal
- * strings here: Lua's numbers are doubles, and an int64 above 2^53 would lose digits.
+ * keeps. Session ids ('' is the default session) are checked (session-id.ts) before they reach a
+ * key. Pet ids stay decimal strings here: Lua's numbers are doubles, and an int64 above 2^53 would
+ * lose digits.
+ *
+ * Arguments by name, never by position: every script takes the key prefix as ARGV[1] (LIBRARY's
+ * P), then the arguments it declares beside its Lua, which a generated prologue binds into the
+ * table ARG under the same camelCase names the TypeScript side passes (`ARG.maxPets`). A script
+ * with a tail (a run of further values: scenario names, field/value pairs, RECORD's calls) reads
+ * it from ARGV[REST] on. argvOf builds ARGV from an object of those names in their declared
+ * order, so a call that swaps two values has to swap two names.
  *
  * Keys, under the prefix P:
  *   P meta                   hash: what every replica on the prefix must share (contract, data)
@@ -78,25 +85,92 @@ local function switch_of(sid, startup)
 end
 `;
 
-/** A script: the library, then its body. */
-function script(body: string): string {
-  return `${LIBRARY}\n${body}`;
+/** A Lua script and the names of the arguments it takes after the prefix, in ARGV order. */
+export interface RedisScript<Name extends string = string, Tail extends boolean = boolean> {
+  /** The library, the prologue that binds the names, then the body. */
+  readonly lua: string;
+  readonly names: readonly Name[];
+  /** Whether further values follow the named ones (the body reads them from ARGV[REST] on). */
+  readonly tail: Tail;
+}
+
+/** Named arguments: one string for each name. */
+export type ArgsOf<Name extends string> = Readonly<Record<Name, string>>;
+
+/** A Lua table constructor binding each name to ARGV at `at(its index)`. */
+function bind(names: readonly string[], at: (index: number) => string): string {
+  const seen = new Set<string>();
+  const fields = names.map((name, index) => {
+    // One identifier for the Lua key and the TypeScript property; twice would bind only the last.
+    if (!/^[a-z][A-Za-z0-9]*$/.test(name) || seen.has(name)) {
+      throw new Error(`a script argument needs a camelCase name of its own: ${name}`);
+    }
+    seen.add(name);
+    return `${name} = ARGV[${at(index)}]`;
+  });
+  return fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`;
+}
+
+/** The library, the prologue binding `names` from ARGV[2] on (REST after them), the body. */
+function build<const Name extends string, Tail extends boolean>(
+  names: readonly Name[],
+  tail: Tail,
+  body: string,
+): RedisScript<Name, Tail> {
+  const prologue = [`local ARG = ${bind(names, (index) => String(index + 2))}`];
+  if (tail) prologue.push(`local REST = ${names.length + 2}`);
+  return { lua: `${LIBRARY}\n${prologue.join('\n')}\n${body}`, names, tail };
+}
+
+/** A script that takes the prefix and its named arguments. */
+function script<const Name extends string>(
+  names: readonly Name[],
+  body: string,
+): RedisScript<Name, false> {
+  return build(names, false, body);
+}
+
+/** A script that takes the prefix, its named arguments, then a tail from ARGV[REST] on. */
+function scriptWithTail<const Name extends string>(
+  names: readonly Name[],
+  body: string,
+): RedisScript<Name, true> {
+  return build(names, true, body);
+}
+
+/** ARGV after the prefix: the named arguments in the script's declared order, then the tail. */
+export function argvOf<Name extends string>(
+  script: RedisScript<Name>,
+  args: NoInfer<ArgsOf<Name>>,
+  tail: readonly string[] = [],
+): string[] {
+  return [...inOrder(script.names, args), ...tail];
+}
+
+/** The values of `args` in the order of `names`. */
+export function inOrder<Name extends string>(
+  names: readonly Name[],
+  args: NoInfer<ArgsOf<Name>>,
+): string[] {
+  return names.map((name) => args[name]);
 }
 
 /**
- * ARGV: P, sid, ttl, max, startup, take ('1' or '0'), then the names of the scenarios with a rule
- * for the request's operation. Opens the session; takes its switch if asked.
+ * Opens the session; takes its switch if `take` is '1'. Tail: the names of the scenarios with a
+ * rule for the request's operation.
  * Keeps: "on for the next N" fires exactly N times however the requests spread over replicas.
  */
-export const BEGIN_CALL = script(`
+export const BEGIN_CALL = scriptWithTail(
+  ['sid', 'sessionTtl', 'maxSessions', 'startupScenario', 'take'],
+  `
 local now = now_ms()
-local sid = ARGV[2]
-open(sid, now, tonumber(ARGV[3]), tonumber(ARGV[4]))
-if ARGV[6] ~= '1' then return false end
-local name, remaining = switch_of(sid, ARGV[5])
+local sid = ARG.sid
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
+if ARG.take ~= '1' then return false end
+local name, remaining = switch_of(sid, ARG.startupScenario)
 if name == '' then return false end
 local hit = false
-for i = 7, #ARGV do if ARGV[i] == name then hit = true break end end
+for i = REST, #ARGV do if ARGV[i] == name then hit = true break end end
 if not hit then return false end
 if remaining ~= '' then
   local left = tonumber(remaining) - 1
@@ -107,31 +181,45 @@ if remaining ~= '' then
   end
 end
 return name
-`);
+`,
+);
 
 /**
- * ARGV: P, sid, ttl, max, initial next id, max pets, max store bytes, the pet's JSON after its id
- * (`"name":…}`), its charge but for the id's digits, its status ('' for none).
+ * initialNextId: the initial data's next id; petJsonAfterId: the pet's JSON after its id
+ * (`"name":…}`); costWithoutId: its charge but for the id's digits; status: '' for none.
  * Keeps: ids are never handed out twice (one counter per session, also across replicas and
  * restarts); a create and its charge to both budgets are one step, refused whole when over one.
  */
-export const CREATE_PET = script(`
+export const CREATE_PET = script(
+  [
+    'sid',
+    'sessionTtl',
+    'maxSessions',
+    'initialNextId',
+    'maxPets',
+    'maxStoreBytes',
+    'petJsonAfterId',
+    'costWithoutId',
+    'status',
+  ],
+  `
 local now = now_ms()
-local sid = ARGV[2]
-open(sid, now, tonumber(ARGV[3]), tonumber(ARGV[4]))
+local sid = ARG.sid
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
 local added = tonumber(redis.call('GET', skey(sid, 'added')) or '0')
-if added >= tonumber(ARGV[6]) then return {'full-pets'} end
+if added >= tonumber(ARG.maxPets) then return {'full-pets'} end
 -- The session's counter, or the initial data's next id where that is further (a reload).
-local id = redis.call('GET', skey(sid, 'next')) or ARGV[5]
-if #ARGV[5] > #id or (#ARGV[5] == #id and ARGV[5] > id) then id = ARGV[5] end
-local cost = tonumber(ARGV[9]) + #id
+local first = ARG.initialNextId
+local id = redis.call('GET', skey(sid, 'next')) or first
+if #first > #id or (#first == #id and first > id) then id = first end
+local cost = tonumber(ARG.costWithoutId) + #id
 local used = tonumber(redis.call('GET', P .. 'budget') or '0')
-if used + cost > tonumber(ARGV[7]) then return {'full-bytes', tostring(used)} end
-local json = '{"id":' .. id .. ',' .. ARGV[8]
+if used + cost > tonumber(ARG.maxStoreBytes) then return {'full-bytes', tostring(used)} end
+local json = '{"id":' .. id .. ',' .. ARG.petJsonAfterId
 redis.call('RPUSH', skey(sid, 'pets'), json)
 redis.call('HSET', skey(sid, 'byid'), id, json)
-if ARGV[10] ~= '' then
-  local list = skey(sid, 'st:' .. ARGV[10])
+if ARG.status ~= '' then
+  local list = skey(sid, 'st:' .. ARG.status)
   redis.call('RPUSH', list, json)
   redis.call('SADD', skey(sid, 'stk'), list)
 end
@@ -151,47 +239,59 @@ redis.call('INCR', skey(sid, 'added'))
 redis.call('INCRBY', P .. 'budget', cost)
 redis.call('HINCRBY', P .. 'charged', sid, cost)
 return {'ok', json}
-`);
+`,
+);
 
 /**
- * ARGV: P, sid, ttl, max. Keeps: a reset is whole (a reset racing creates leaves no half state)
- * and gives back exactly what the session's pets were charged. Coverage is kept.
+ * Keeps: a reset is whole (a reset racing creates leaves no half state) and gives back exactly
+ * what the session's pets were charged. Coverage is kept.
  */
-export const RESET = script(`
+export const RESET = script(
+  ['sid', 'sessionTtl', 'maxSessions'],
+  `
 local now = now_ms()
-local sid = ARGV[2]
-open(sid, now, tonumber(ARGV[3]), tonumber(ARGV[4]))
+local sid = ARG.sid
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
 clear_own(sid)
 return true
-`);
+`,
+);
 
-/** ARGV: P, sid, ttl, max, name ('' switches off), remaining ('' until off). */
-export const SET_SWITCH = script(`
+/** scenario: '' switches off; remaining: '' until switched off. */
+export const SET_SWITCH = script(
+  ['sid', 'sessionTtl', 'maxSessions', 'scenario', 'remaining'],
+  `
 local now = now_ms()
-local sid = ARGV[2]
-open(sid, now, tonumber(ARGV[3]), tonumber(ARGV[4]))
-redis.call('HSET', skey(sid, 'switch'), 'name', ARGV[5], 'remaining', ARGV[6])
+local sid = ARG.sid
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
+redis.call('HSET', skey(sid, 'switch'), 'name', ARG.scenario, 'remaining', ARG.remaining)
 return true
-`);
+`,
+);
 
-/** ARGV: P, sid, startup. The switch of a live session: {name, remaining}, or false. */
-export const ACTIVE = script(`
-local sid = ARGV[2]
+/** The switch of a live session: {name, remaining}, or false. */
+export const ACTIVE = script(
+  ['sid', 'startupScenario'],
+  `
+local sid = ARG.sid
 if not live(sid, now_ms()) then return false end
-local name, remaining = switch_of(sid, ARGV[3])
+local name, remaining = switch_of(sid, ARG.startupScenario)
 if name == '' then return false end
 return {name, remaining}
-`);
+`,
+);
 
 /**
- * ARGV: P, '', startup. The live named sessions, most recently used first, each as id, name,
- * remaining (name '' when off); the default session's switch first, as ''.
+ * The live named sessions, most recently used first, each as id, name, remaining (name '' when
+ * off); the default session's switch first, as ''.
  */
-export const SESSIONS = script(`
+export const SESSIONS = script(
+  ['startupScenario'],
+  `
 local now = now_ms()
 local out = {}
 local function add(sid)
-  local name, remaining = switch_of(sid, ARGV[3])
+  local name, remaining = switch_of(sid, ARG.startupScenario)
   table.insert(out, sid)
   table.insert(out, name)
   table.insert(out, remaining)
@@ -201,18 +301,24 @@ for _, sid in ipairs(redis.call('ZREVRANGE', P .. 'recency', 0, -1)) do
   if live(sid, now) then add(sid) end
 end
 return out
-`);
+`,
+);
 
-/** ARGV: P, sid, limit. A live session's journal, newest first; false if it is not live. */
-export const JOURNAL = script(`
-local sid = ARGV[2]
+/** A live session's journal, newest first, at most `limit`; false if it is not live. */
+export const JOURNAL = script(
+  ['sid', 'limit'],
+  `
+local sid = ARG.sid
 if not live(sid, now_ms()) then return false end
-return redis.call('LRANGE', skey(sid, 'journal'), 0, tonumber(ARGV[3]) - 1)
-`);
+return redis.call('LRANGE', skey(sid, 'journal'), 0, tonumber(ARG.limit) - 1)
+`,
+);
 
-/** ARGV: P, sid ('' for the suite's). A live session's coverage, or the suite's; false if gone. */
-export const COVERAGE = script(`
-local sid = ARGV[2]
+/** sid: '' for the suite's. A live session's coverage, or the suite's; false if gone. */
+export const COVERAGE = script(
+  ['sid'],
+  `
+local sid = ARG.sid
 local base = P
 if sid ~= '' then
   if not live(sid, now_ms()) then return false end
@@ -223,11 +329,14 @@ return {
   redis.call('ZRANGE', base .. 'unm', 0, -1, 'WITHSCORES'),
   redis.call('HGETALL', base .. 'unmi'),
 }
-`);
+`,
+);
 
-/** ARGV: P, sid ('' for every coverage: the suite's, the default session's and each live one's). */
-export const CLEAR_COVERAGE = script(`
-local sid = ARGV[2]
+/** sid: '' for every coverage: the suite's, the default session's and each live one's. */
+export const CLEAR_COVERAGE = script(
+  ['sid'],
+  `
+local sid = ARG.sid
 local function clear(base) redis.call('DEL', base .. 'cov', base .. 'unm', base .. 'unmi') end
 if sid ~= '' then
   if live(sid, now_ms()) then clear(skey(sid, '')) end
@@ -237,7 +346,8 @@ clear(P)
 clear(skey('', ''))
 for _, named in ipairs(redis.call('ZRANGE', P .. 'sessions', 0, -1)) do clear(skey(named, '')) end
 return true
-`);
+`,
+);
 
 /** The default session and the live named ones, for scripts that go over all of them. */
 const EVERY_SESSION = `
@@ -250,25 +360,30 @@ local function every_session()
 end
 `;
 
-/** ARGV: P. Each live session's added pets: {sid, {json...}}. For a reload's checks. */
-export const STORED_PETS = script(`${EVERY_SESSION}
+/** Each live session's added pets: {sid, {json...}}. For a reload's checks. */
+export const STORED_PETS = script(
+  [],
+  `${EVERY_SESSION}
 local out = {}
 for _, sid in ipairs(every_session()) do
   table.insert(out, {sid, redis.call('LRANGE', skey(sid, 'pets'), 0, -1)})
 end
 return out
-`);
+`,
+);
 
 /**
- * ARGV: P, startup, then the names of the scenarios there are now. Turns off each switch whose
- * scenario is gone; returns sid, name of each.
+ * Tail: the names of the scenarios there are now. Turns off each switch whose scenario is gone;
+ * returns sid, name of each.
  */
-export const SWITCH_OFF = script(`${EVERY_SESSION}
+export const SWITCH_OFF = scriptWithTail(
+  ['startupScenario'],
+  `${EVERY_SESSION}
 local known = {}
-for i = 3, #ARGV do known[ARGV[i]] = true end
+for i = REST, #ARGV do known[ARGV[i]] = true end
 local out = {}
 for _, sid in ipairs(every_session()) do
-  local name = switch_of(sid, ARGV[2])
+  local name = switch_of(sid, ARG.startupScenario)
   if name ~= '' and not known[name] then
     redis.call('HSET', skey(sid, 'switch'), 'name', '', 'remaining', '')
     table.insert(out, sid)
@@ -276,44 +391,67 @@ for _, sid in ipairs(every_session()) do
   end
 end
 return out
-`);
+`,
+);
 
-/** ARGV: P. Keeps: every live session reset at once (a reload with reset). */
-export const RESET_ALL = script(`${EVERY_SESSION}
+/** Keeps: every live session reset at once (a reload with reset). */
+export const RESET_ALL = script(
+  [],
+  `${EVERY_SESSION}
 for _, sid in ipairs(every_session()) do clear_own(sid) end
 return true
-`);
-
-/** How many arguments each call takes in RECORD. */
-export const RECORD_ARITY = 9;
+`,
+);
 
 /**
- * ARGV: P, ttl, max, journal capacity, journal bytes (a session's share), unmatched capacity,
- * then per call: sid, authenticated ('1'/'0'), cost ('' when nothing is journaled), entry JSON,
- * then coverage: 'op', operationId, status ('' for none sent), forced, broke ('1'/'0'); or
- * 'unm', 'METHOD path', '', '', ''.
+ * What RECORD takes per call, in ARGV order. authenticated: '1'/'0'; cost: '' when nothing is
+ * journaled; then the coverage: kind 'op' with its operationId as `operation`, status ('' for
+ * none sent), forced and broke ('1'/'0'); or kind 'unm' with 'METHOD path' as `operation` and ''
+ * for the rest.
+ */
+export const RECORD_CALL = [
+  'sid',
+  'authenticated',
+  'cost',
+  'entry',
+  'kind',
+  'operation',
+  'status',
+  'forced',
+  'broke',
+] as const;
+
+/** How many arguments each call takes in RECORD. */
+export const RECORD_ARITY = RECORD_CALL.length;
+
+/**
+ * journalBytes: a session's share. Tail: the calls, RECORD_CALL's names for each.
  * Keeps: the journal bounded by count and bytes per session; counts never lost to a race.
  */
-export const RECORD = script(`
+export const RECORD = scriptWithTail(
+  ['sessionTtl', 'maxSessions', 'journalSize', 'journalBytes', 'maxUnmatched'],
+  `
 local now = now_ms()
-local ttl, max = tonumber(ARGV[2]), tonumber(ARGV[3])
-local capacity, max_bytes, unm_cap = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local function count(base, kind, a, b, forced, broke)
-  if kind == 'op' then
-    if b == '' then
-      redis.call('HINCRBY', base .. 'cov', 'n|' .. a, 1)
+local ttl, max = tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions)
+local capacity, max_bytes = tonumber(ARG.journalSize), tonumber(ARG.journalBytes)
+local unm_cap = tonumber(ARG.maxUnmatched)
+local function call_at(i) return ${bind(RECORD_CALL, (index) => (index === 0 ? 'i' : `i + ${index}`))} end
+local function count(base, call)
+  if call.kind == 'op' then
+    if call.status == '' then
+      redis.call('HINCRBY', base .. 'cov', 'n|' .. call.operation, 1)
       return
     end
-    local pair = a .. '|' .. b
+    local pair = call.operation .. '|' .. call.status
     redis.call('HINCRBY', base .. 'cov', 'c|' .. pair, 1)
-    if forced == '1' then redis.call('HINCRBY', base .. 'cov', 'f|' .. pair, 1) end
-    if broke == '1' then redis.call('HINCRBY', base .. 'cov', 'v|' .. pair, 1) end
+    if call.forced == '1' then redis.call('HINCRBY', base .. 'cov', 'f|' .. pair, 1) end
+    if call.broke == '1' then redis.call('HINCRBY', base .. 'cov', 'v|' .. pair, 1) end
     return
   end
   -- Space-Saving over at most unm_cap requests that matched no operation (top-counts.ts).
-  local zset, inherited = base .. 'unm', base .. 'unmi'
-  if redis.call('ZSCORE', zset, a) then
-    redis.call('ZINCRBY', zset, 1, a)
+  local zset, inherited, request = base .. 'unm', base .. 'unmi', call.operation
+  if redis.call('ZSCORE', zset, request) then
+    redis.call('ZINCRBY', zset, 1, request)
     return
   end
   if unm_cap <= 0 then return end
@@ -324,42 +462,44 @@ local function count(base, kind, a, b, forced, broke)
     redis.call('HDEL', inherited, lowest[1])
     least = tonumber(lowest[2])
   end
-  redis.call('ZADD', zset, least + 1, a)
-  redis.call('HSET', inherited, a, least)
+  redis.call('ZADD', zset, least + 1, request)
+  redis.call('HSET', inherited, request, least)
 end
-for i = 7, #ARGV, ${RECORD_ARITY} do
-  local sid = ARGV[i]
-  if ARGV[i + 1] == '1' then
+for i = REST, #ARGV, ${RECORD_ARITY} do
+  local call = call_at(i)
+  local sid = call.sid
+  if call.authenticated == '1' then
     open(sid, now, ttl, max)
   elseif not live(sid, now) then
     sid = ''
   end
-  local cost = ARGV[i + 2]
-  if capacity > 0 and cost ~= '' then
+  if capacity > 0 and call.cost ~= '' then
     local journal, bytes = skey(sid, 'journal'), skey(sid, 'jbytes')
-    redis.call('LPUSH', journal, cost .. '|' .. ARGV[i + 3])
-    local total = redis.call('INCRBY', bytes, cost)
+    redis.call('LPUSH', journal, call.cost .. '|' .. call.entry)
+    local total = redis.call('INCRBY', bytes, call.cost)
     while redis.call('LLEN', journal) > capacity or total > max_bytes do
       local oldest = redis.call('RPOP', journal)
       if not oldest then break end
       total = redis.call('DECRBY', bytes, tonumber(string.match(oldest, '^(%d+)|')))
     end
   end
-  local kind, a, b, forced, broke = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8]
-  count(skey(sid, ''), kind, a, b, forced, broke)
-  count(P, kind, a, b, forced, broke)
+  count(skey(sid, ''), call)
+  count(P, call)
 end
 return true
-`);
+`,
+);
 
 /**
- * ARGV: P, then field/value pairs of what this mock serves. Keeps: every replica on a prefix
- * serves the same contract and initial data: the first to start writes them; each field that
- * differs is returned as field, kept value.
+ * Tail: field/value pairs of what this mock serves. Keeps: every replica on a prefix serves the
+ * same contract and initial data: the first to start writes them; each field that differs is
+ * returned as field, kept value.
  */
-export const CLAIM_PREFIX = script(`
+export const CLAIM_PREFIX = scriptWithTail(
+  [],
+  `
 local out = {}
-for i = 2, #ARGV, 2 do
+for i = REST, #ARGV, 2 do
   redis.call('HSETNX', P .. 'meta', ARGV[i], ARGV[i + 1])
   local kept = redis.call('HGET', P .. 'meta', ARGV[i])
   if kept ~= ARGV[i + 1] then
@@ -368,4 +508,5 @@ for i = 2, #ARGV, 2 do
   end
 end
 return out
-`);
+`,
+);

@@ -24,6 +24,7 @@ import {
   type JournalRecord,
 } from './request-journal.js';
 import * as scripts from './redis-scripts.js';
+import { argvOf, inOrder, RECORD_CALL, type ArgsOf, type RedisScript } from './redis-scripts.js';
 import { checkSessionId } from './session-id.js';
 import { StoreFullError, petCost, type StoreLimits } from './store-limits.js';
 import type { StoreSnapshot } from './store-data.js';
@@ -63,22 +64,22 @@ const RECORD_BATCH = 100;
 const RECORD_DELAY_MS = 5;
 
 /** A Lua script run by its SHA1, sent whole only when Redis does not have it yet (NOSCRIPT). */
-class LuaScript {
-  readonly #lua: string;
+class LuaScript<Name extends string, Tail extends boolean> {
+  readonly script: RedisScript<Name, Tail>;
   readonly #sha: string;
 
-  constructor(lua: string) {
-    this.#lua = lua;
-    this.#sha = createHash('sha1').update(lua).digest('hex');
+  constructor(script: RedisScript<Name, Tail>) {
+    this.script = script;
+    this.#sha = createHash('sha1').update(script.lua).digest('hex');
   }
 
-  async run(redis: Redis, args: readonly string[]): Promise<unknown> {
+  async run(redis: Redis, argv: readonly string[]): Promise<unknown> {
     try {
-      return await redis.evalsha(this.#sha, 0, ...args);
+      return await redis.evalsha(this.#sha, 0, ...argv);
     } catch (error) {
       // Redis's error replies start with their code: a restarted Redis has no scripts.
       if (!errorMessage(error).startsWith('NOSCRIPT')) throw error;
-      return redis.eval(this.#lua, 0, ...args);
+      return redis.eval(this.script.lua, 0, ...argv);
     }
   }
 }
@@ -182,20 +183,22 @@ function tallyOf(fields: string[], unmatched: string[], inherited: string[]): Co
   return tally;
 }
 
-/** A finished call's coverage as RECORD takes it. */
-function coverageArgs(answer: CoveredAnswer): string[] {
+/** A finished call's coverage as RECORD takes it (redis-scripts.ts RECORD_CALL). */
+function coverageArgs(
+  answer: CoveredAnswer,
+): ArgsOf<'kind' | 'operation' | 'status' | 'forced' | 'broke'> {
   if (answer.kind === 'unmatched') {
     const method = truncate(answer.method, COVERAGE_LIMITS.method);
     const path = truncate(answer.path, COVERAGE_LIMITS.path);
-    return ['unm', `${method} ${path}`, '', '', ''];
+    return { kind: 'unm', operation: `${method} ${path}`, status: '', forced: '', broke: '' };
   }
-  return [
-    'op',
-    answer.operationId,
-    answer.status === null ? '' : String(answer.status),
-    answer.forced ? '1' : '0',
-    answer.brokeContract ? '1' : '0',
-  ];
+  return {
+    kind: 'op',
+    operation: answer.operationId,
+    status: answer.status === null ? '' : String(answer.status),
+    forced: answer.forced ? '1' : '0',
+    broke: answer.brokeContract ? '1' : '0',
+  };
 }
 
 /**
@@ -260,7 +263,7 @@ export class RedisState implements MockState {
 
   async #claimPrefix(): Promise<void> {
     const pairs = Object.entries(this.#options.identity).flat();
-    const differences = await this.#run('claimPrefix', pairs);
+    const differences = await this.#run(SCRIPTS.claimPrefix, {}, pairs);
     if (!isStringArray(differences) || differences.length === 0) return;
     const named: string[] = [];
     for (let i = 0; i + 1 < differences.length; i += 2) {
@@ -274,14 +277,22 @@ export class RedisState implements MockState {
     );
   }
 
-  /** Runs a script with the prefix first; a failure to reach Redis is StateUnavailableError. */
-  async #run(name: keyof typeof SCRIPTS, args: readonly string[]): Promise<unknown> {
+  /**
+   * Runs a script with the prefix first, then its named arguments in its order, then its tail (a
+   * script without one takes none); a failure to reach Redis is StateUnavailableError.
+   */
+  async #run<Name extends string, Tail extends boolean>(
+    script: LuaScript<Name, Tail>,
+    args: NoInfer<ArgsOf<Name>>,
+    ...tail: NoInfer<Tail> extends true ? [tail: readonly string[]] : []
+  ): Promise<unknown> {
     // The records of calls already answered go out first, on the same connection, which keeps
     // the order: Redis applies them before this script, as the memory state recorded them before
     // the next call (a reset then empties their journal; a session they used is not the newest).
-    if (name !== 'record') void this.#flush();
+    if (script.script !== scripts.RECORD) void this.#flush();
     try {
-      const result = await SCRIPTS[name].run(this.#redis, [this.#options.prefix, ...args]);
+      const argv = [this.#options.prefix, ...argvOf(script.script, args, tail[0])];
+      const result = await script.run(this.#redis, argv);
       this.#options.onRoundTrip?.(false);
       return result;
     } catch (error) {
@@ -306,22 +317,28 @@ export class RedisState implements MockState {
     return `${this.#options.prefix}s{${session}}:${name}`;
   }
 
-  /** ttl and max, as the scripts that open a session take them. */
-  #openArgs(): string[] {
-    return [String(this.#options.sessionTtl), String(this.#options.maxSessions)];
+  /** What the scripts that open a session take besides its id. */
+  #openArgs(): ArgsOf<'sessionTtl' | 'maxSessions'> {
+    return {
+      sessionTtl: String(this.#options.sessionTtl),
+      maxSessions: String(this.#options.maxSessions),
+    };
   }
 
   async beginCall(
     session: SessionId,
     take: readonly string[] | undefined,
   ): Promise<string | undefined> {
-    const taken = await this.#run('beginCall', [
-      sid(session),
-      ...this.#openArgs(),
-      this.#options.startupScenario ?? '',
-      take ? '1' : '0',
-      ...(take ?? []),
-    ]);
+    const taken = await this.#run(
+      SCRIPTS.beginCall,
+      {
+        sid: sid(session),
+        ...this.#openArgs(),
+        startupScenario: this.#options.startupScenario ?? '',
+        take: take ? '1' : '0',
+      },
+      take ?? [],
+    );
     return typeof taken === 'string' ? taken : undefined;
   }
 
@@ -355,16 +372,16 @@ export class RedisState implements MockState {
     // The JSON after `{"id":0,`, and the charge but for the id's one digit (the script adds the
     // real id's): the same bytes as the memory store charges.
     const rest = stringifyJson(pet).slice('{"id":0,'.length);
-    const result = await this.#run('createPet', [
-      sid(session),
+    const result = await this.#run(SCRIPTS.createPet, {
+      sid: sid(session),
       ...this.#openArgs(),
-      this.#initialNext,
-      String(this.#options.maxPets),
-      String(this.#options.maxStoreBytes),
-      rest,
-      String(petCost(pet) - 1),
-      newPet.status ?? '',
-    ]);
+      initialNextId: this.#initialNext,
+      maxPets: String(this.#options.maxPets),
+      maxStoreBytes: String(this.#options.maxStoreBytes),
+      petJsonAfterId: rest,
+      costWithoutId: String(petCost(pet) - 1),
+      status: newPet.status ?? '',
+    });
     if (!isStringArray(result)) throw new Error('createPet: an answer of the wrong shape');
     const [outcome, detail = ''] = result;
     if (outcome === 'full-pets') throw StoreFullError.ofPets(this.#options.maxPets);
@@ -384,11 +401,13 @@ export class RedisState implements MockState {
     }
     const entry = journalEntryOf(journal, this.#options.journalBytes);
     this.#pending.push(
-      target,
-      authenticated ? '1' : '0',
-      entry ? String(entry.cost) : '',
-      entry ? JSON.stringify(entry.record) : '',
-      ...coverageArgs(coverage),
+      ...inOrder(RECORD_CALL, {
+        sid: target,
+        authenticated: authenticated ? '1' : '0',
+        cost: entry ? String(entry.cost) : '',
+        entry: entry ? JSON.stringify(entry.record) : '',
+        ...coverageArgs(coverage),
+      }),
     );
     if (this.#pending.length >= RECORD_BATCH * scripts.RECORD_ARITY) {
       void this.#flush();
@@ -405,13 +424,16 @@ export class RedisState implements MockState {
     this.#pending = [];
     if (batch.length === 0) return this.#flushing;
     const o = this.#options;
-    const sent = this.#run('record', [
-      ...this.#openArgs(),
-      String(o.journalSize),
-      String(o.journalBytes),
-      String(COVERAGE_LIMITS.unmatched),
-      ...batch,
-    ]).then(
+    const sent = this.#run(
+      SCRIPTS.record,
+      {
+        ...this.#openArgs(),
+        journalSize: String(o.journalSize),
+        journalBytes: String(o.journalBytes),
+        maxUnmatched: String(COVERAGE_LIMITS.unmatched),
+      },
+      batch,
+    ).then(
       () => undefined,
       (error: unknown) => {
         o.onLostRecords?.(batch.length / scripts.RECORD_ARITY, error);
@@ -422,20 +444,33 @@ export class RedisState implements MockState {
   }
 
   async reset(session: SessionId): Promise<void> {
-    await this.#run('reset', [sid(session), ...this.#openArgs()]);
+    await this.#run(SCRIPTS.reset, { sid: sid(session), ...this.#openArgs() });
   }
 
   async activate(session: SessionId, scenario: string, times?: number): Promise<void> {
     const remaining = times === undefined ? '' : String(times);
-    await this.#run('setSwitch', [sid(session), ...this.#openArgs(), scenario, remaining]);
+    await this.#run(SCRIPTS.setSwitch, {
+      sid: sid(session),
+      ...this.#openArgs(),
+      scenario,
+      remaining,
+    });
   }
 
   async deactivate(session: SessionId): Promise<void> {
-    await this.#run('setSwitch', [sid(session), ...this.#openArgs(), '', '']);
+    await this.#run(SCRIPTS.setSwitch, {
+      sid: sid(session),
+      ...this.#openArgs(),
+      scenario: '',
+      remaining: '',
+    });
   }
 
   async active(session: SessionId): Promise<ActiveScenario | null> {
-    const result = await this.#run('active', [sid(session), this.#options.startupScenario ?? '']);
+    const result = await this.#run(SCRIPTS.active, {
+      sid: sid(session),
+      startupScenario: this.#options.startupScenario ?? '',
+    });
     if (!isStringArray(result)) return null;
     const [name = '', remaining = ''] = result;
     return { name, remaining: remaining === '' ? null : Number(remaining) };
@@ -443,7 +478,9 @@ export class RedisState implements MockState {
 
   async sessions(): Promise<SessionSummary[]> {
     await this.#flush();
-    const result = await this.#run('sessions', ['', this.#options.startupScenario ?? '']);
+    const result = await this.#run(SCRIPTS.sessions, {
+      startupScenario: this.#options.startupScenario ?? '',
+    });
     if (!isStringArray(result)) return [];
     const summaries: SessionSummary[] = [];
     for (let i = 0; i + 2 < result.length; i += 3) {
@@ -459,7 +496,7 @@ export class RedisState implements MockState {
 
   async journal(session: SessionId, limit: number): Promise<JournalEntry[]> {
     await this.#flush();
-    const result = await this.#run('journal', [sid(session), String(limit)]);
+    const result = await this.#run(SCRIPTS.journal, { sid: sid(session), limit: String(limit) });
     if (!isStringArray(result)) return [];
     return result.flatMap((item) => {
       const value: unknown = JSON.parse(item.slice(item.indexOf('|') + 1));
@@ -469,7 +506,9 @@ export class RedisState implements MockState {
 
   async coverage(of: { suite: true } | { session: string }): Promise<CoverageTally | undefined> {
     await this.#flush();
-    const result = await this.#run('coverage', ['suite' in of ? '' : sid(of.session)]);
+    const result = await this.#run(SCRIPTS.coverage, {
+      sid: 'suite' in of ? '' : sid(of.session),
+    });
     if (!Array.isArray(result)) return undefined;
     const parts: unknown[] = result;
     const [fields, unmatched, inherited] = parts.map((part) => (isStringArray(part) ? part : []));
@@ -478,11 +517,11 @@ export class RedisState implements MockState {
 
   async clearCoverage(session: string | undefined): Promise<void> {
     await this.#flush();
-    await this.#run('clearCoverage', [session === undefined ? '' : sid(session)]);
+    await this.#run(SCRIPTS.clearCoverage, { sid: session === undefined ? '' : sid(session) });
   }
 
   async storedPets(): Promise<StoredPets[]> {
-    const result = await this.#run('storedPets', []);
+    const result = await this.#run(SCRIPTS.storedPets, {});
     if (!Array.isArray(result)) return [];
     const entries: unknown[] = result;
     return entries.flatMap((entry) => {
@@ -505,7 +544,11 @@ export class RedisState implements MockState {
   }
 
   async switchOff(known: readonly string[]): Promise<SwitchedOff[]> {
-    const result = await this.#run('switchOff', [this.#options.startupScenario ?? '', ...known]);
+    const result = await this.#run(
+      SCRIPTS.switchOff,
+      { startupScenario: this.#options.startupScenario ?? '' },
+      known,
+    );
     if (!isStringArray(result)) return [];
     const off: SwitchedOff[] = [];
     for (let i = 0; i + 1 < result.length; i += 2) {
@@ -516,7 +559,7 @@ export class RedisState implements MockState {
   }
 
   async resetAll(): Promise<void> {
-    await this.#run('resetAll', []);
+    await this.#run(SCRIPTS.resetAll, {});
   }
 
   async petCount(): Promise<number> {

@@ -70,13 +70,14 @@ describe('the Redis bench reads Redis', () => {
   });
 
   it("names the mock's scripts by the SHA1 that EVALSHA sends (redis-state.ts)", () => {
-    const sha = createHash('sha1').update(scripts.BEGIN_CALL).digest('hex');
+    const sha = createHash('sha1').update(scripts.BEGIN_CALL.lua).digest('hex');
     expect(names.get(sha)).toBe('beginCall');
     expect([...names.values()]).toEqual(
       expect.arrayContaining(['beginCall', 'createPet', 'record', 'reset', 'claimPrefix']),
     );
-    // RECORD_ARITY is a number, not a script.
+    // RECORD_ARITY and RECORD_CALL are not scripts.
     expect([...names.values()]).not.toContain('recordArity');
+    expect([...names.values()]).not.toContain('recordCall');
   });
 });
 
@@ -105,7 +106,7 @@ describe('splitByAnswer', () => {
   });
 
   it('names a script sent whole (EVAL, after NOSCRIPT) as by its SHA1', () => {
-    const events = [sent, mock('eval', scripts.CREATE_PET, '0'), answered];
+    const events = [sent, mock('eval', scripts.CREATE_PET.lua, '0'), answered];
     expect(splitByAnswer(events, options).before).toEqual({ createPet: 1 });
   });
 
