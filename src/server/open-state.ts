@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/settings.js';
 import type { Contract } from '../contract/load-contract.js';
 import { LocalState } from '../state/local-state.js';
-import type { MockState } from '../state/mock-state.js';
+import { journalShareOf, type MockState } from '../state/mock-state.js';
 import { openPetStore } from '../state/open-store.js';
 import { StoreBudget } from '../state/store-budget.js';
 import type { StoreData } from '../state/store-data.js';
@@ -46,24 +46,14 @@ export async function openState(
   onRoundTrip?: (failed: boolean) => void,
 ): Promise<MockState> {
   const { initial, startupScenario } = sources;
-  // Each session's share of the journals, the default session's included, so all of them fit.
-  const journalBytes = Math.floor(config.journalBytes / (config.maxSessions + 1));
   if (config.stateUrl !== undefined) {
     // Loaded only for Redis: ioredis costs a mock in memory start time and RSS for nothing.
     const { PrefixTakenError, RedisState } = await import('../state/redis-state.js');
     try {
       return await RedisState.connect({
-        url: config.stateUrl,
-        prefix: config.statePrefix,
-        timeout: config.stateTimeout,
-        sessionTtl: config.sessionTtl,
-        maxSessions: config.maxSessions,
-        maxPets: config.maxPets,
-        maxStoreBytes: config.maxStoreBytes,
+        settings: { ...config, stateUrl: config.stateUrl },
         initial,
         startupScenario,
-        journalSize: config.journalSize,
-        journalBytes,
         identity: identityOf(sources),
         onRoundTrip,
         onLostRecords: (count, error) => {
@@ -93,7 +83,7 @@ export async function openState(
     budget,
     maxSessions: config.maxSessions,
     journalSize: config.journalSize,
-    journalBytes,
+    journalBytes: journalShareOf(config),
     startupScenario,
   });
 }

@@ -1,3 +1,4 @@
+import type { Config } from '../config/settings.js';
 import type { Int64 } from '../util/int64.js';
 import { Refusal } from '../util/refusal.js';
 import type { CoveredAnswer, CoverageTally } from './coverage-tally.js';
@@ -157,4 +158,15 @@ export interface MockState {
   health(): Promise<void>;
   /** Writes what is pending (a file store, batched records) and lets go of the store. */
   close(): Promise<void>;
+}
+
+/**
+ * Bytes one session's journal may keep: its share of --journal-bytes, the default session's
+ * included, so that all of them fit.
+ */
+export function journalShareOf({
+  journalBytes,
+  maxSessions,
+}: Pick<Config, 'journalBytes' | 'maxSessions'>): number {
+  return Math.floor(journalBytes / (maxSessions + 1));
 }

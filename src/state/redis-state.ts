@@ -15,7 +15,8 @@ import type {
   StoredPets,
   SwitchedOff,
 } from './mock-state.js';
-import { StateUnavailableError } from './mock-state.js';
+import { StateUnavailableError, journalShareOf } from './mock-state.js';
+import type { Config } from '../config/settings.js';
 import { findById, isPetStatus, type NewPet, type Pet, type PetStatus } from './pet.js';
 import {
   journalEntryOf,
@@ -26,26 +27,32 @@ import {
 import * as scripts from './redis-scripts.js';
 import { argvOf, inOrder, RECORD_CALL, type ArgsOf, type RedisScript } from './redis-scripts.js';
 import { checkSessionId } from './session-id.js';
-import { StoreFullError, petCost, type StoreLimits } from './store-limits.js';
+import { StoreFullError, petCost } from './store-limits.js';
 import type { StoreSnapshot } from './store-data.js';
 import { truncate } from '../util/quote-text.js';
 
-export interface RedisStateOptions extends StoreLimits {
+/** The settings the Redis state takes from the Config (docs/replicas.md), by name. */
+export type RedisSettings = Pick<
+  Config,
+  | 'statePrefix'
+  | 'stateTimeout'
+  | 'sessionTtl'
+  | 'maxSessions'
+  | 'maxPets'
+  | 'maxStoreBytes'
+  | 'journalSize'
+  | 'journalBytes'
+> & {
   /** redis://[user:password@]host:port[/db], or rediss:// for TLS. */
-  readonly url: string;
-  /** Every key this mock uses starts with it. */
-  readonly prefix: string;
-  /** A call that takes longer fails with StateUnavailableError. */
-  readonly timeout: number;
-  /** Milliseconds an unused named session lives. */
-  readonly sessionTtl: number;
-  readonly maxSessions: number;
+  readonly stateUrl: string;
+};
+
+export interface RedisStateOptions {
+  /** The Config, or what of it the Redis state reads. */
+  readonly settings: RedisSettings;
   readonly initial: StoreSnapshot;
   /** The scenario on at the start and after each reset, by name. */
   readonly startupScenario: string | undefined;
-  readonly journalSize: number;
-  /** Bytes one session's journal may keep. */
-  readonly journalBytes: number;
   /** What every replica on the prefix must share: field -> value (contract, initial data). */
   readonly identity: Readonly<Record<string, string>>;
   /** Told of each round trip to Redis, and of each that failed (metrics). */
@@ -223,7 +230,7 @@ export class RedisState implements MockState {
   private constructor(redis: Redis, options: RedisStateOptions) {
     this.#redis = redis;
     this.#options = options;
-    this.#where = describe(options.url);
+    this.#where = describe(options.settings.stateUrl);
     this.#initial = options.initial;
     this.#initialNext = String(options.initial.nextId);
   }
@@ -233,13 +240,14 @@ export class RedisState implements MockState {
    * another's is refused (PrefixTakenError, naming each difference).
    */
   static async connect(options: RedisStateOptions): Promise<RedisState> {
-    const redis = new Redis(options.url, {
+    const { stateUrl, stateTimeout } = options.settings;
+    const redis = new Redis(stateUrl, {
       lazyConnect: true,
       // While Redis is away a call fails at once (503) instead of waiting in a queue.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: options.timeout,
-      connectTimeout: options.timeout,
+      commandTimeout: stateTimeout,
+      connectTimeout: stateTimeout,
       // Reconnects by itself, at most a second apart, for as long as it runs.
       retryStrategy: (times) => Math.min(times * 100, 1000),
       // Calls made in the same tick go out as one write (pipelining, as the client does it).
@@ -273,7 +281,7 @@ export class RedisState implements MockState {
       );
     }
     throw new PrefixTakenError(
-      `--state-prefix ${this.#options.prefix} on ${this.#where} holds another mock's state (${named.join('; ')}); start with the same data and contract, or another --state-prefix`,
+      `--state-prefix ${this.#options.settings.statePrefix} on ${this.#where} holds another mock's state (${named.join('; ')}); start with the same data and contract, or another --state-prefix`,
     );
   }
 
@@ -291,7 +299,7 @@ export class RedisState implements MockState {
     // the next call (a reset then empties their journal; a session they used is not the newest).
     if (script.script !== scripts.RECORD) void this.#flush();
     try {
-      const argv = [this.#options.prefix, ...argvOf(script.script, args, tail[0])];
+      const argv = [this.#options.settings.statePrefix, ...argvOf(script.script, args, tail[0])];
       const result = await script.run(this.#redis, argv);
       this.#options.onRoundTrip?.(false);
       return result;
@@ -314,14 +322,14 @@ export class RedisState implements MockState {
   }
 
   #key(session: string, name: string): string {
-    return `${this.#options.prefix}s{${session}}:${name}`;
+    return `${this.#options.settings.statePrefix}s{${session}}:${name}`;
   }
 
   /** What the scripts that open a session take besides its id. */
   #openArgs(): ArgsOf<'sessionTtl' | 'maxSessions'> {
     return {
-      sessionTtl: String(this.#options.sessionTtl),
-      maxSessions: String(this.#options.maxSessions),
+      sessionTtl: String(this.#options.settings.sessionTtl),
+      maxSessions: String(this.#options.settings.maxSessions),
     };
   }
 
@@ -376,17 +384,17 @@ export class RedisState implements MockState {
       sid: sid(session),
       ...this.#openArgs(),
       initialNextId: this.#initialNext,
-      maxPets: String(this.#options.maxPets),
-      maxStoreBytes: String(this.#options.maxStoreBytes),
+      maxPets: String(this.#options.settings.maxPets),
+      maxStoreBytes: String(this.#options.settings.maxStoreBytes),
       petJsonAfterId: rest,
       costWithoutId: String(petCost(pet) - 1),
       status: newPet.status ?? '',
     });
     if (!isStringArray(result)) throw new Error('createPet: an answer of the wrong shape');
     const [outcome, detail = ''] = result;
-    if (outcome === 'full-pets') throw StoreFullError.ofPets(this.#options.maxPets);
+    if (outcome === 'full-pets') throw StoreFullError.ofPets(this.#options.settings.maxPets);
     if (outcome === 'full-bytes') {
-      throw StoreFullError.ofBytes(Number(detail), this.#options.maxStoreBytes);
+      throw StoreFullError.ofBytes(Number(detail), this.#options.settings.maxStoreBytes);
     }
     return petOf(detail);
   }
@@ -399,7 +407,7 @@ export class RedisState implements MockState {
     } catch {
       authenticated = false;
     }
-    const entry = journalEntryOf(journal, this.#options.journalBytes);
+    const entry = journalEntryOf(journal, journalShareOf(this.#options.settings));
     this.#pending.push(
       ...inOrder(RECORD_CALL, {
         sid: target,
@@ -428,8 +436,8 @@ export class RedisState implements MockState {
       SCRIPTS.record,
       {
         ...this.#openArgs(),
-        journalSize: String(o.journalSize),
-        journalBytes: String(o.journalBytes),
+        journalSize: String(o.settings.journalSize),
+        journalBytes: String(journalShareOf(o.settings)),
         maxUnmatched: String(COVERAGE_LIMITS.unmatched),
       },
       batch,
@@ -537,7 +545,9 @@ export class RedisState implements MockState {
     // What replicas started later must serve; those running serve theirs until they reload.
     const fields = Object.entries(identity).flat();
     if (fields.length > 0) {
-      await this.#call((redis) => redis.hset(`${this.#options.prefix}meta`, ...fields));
+      await this.#call((redis) =>
+        redis.hset(`${this.#options.settings.statePrefix}meta`, ...fields),
+      );
     }
     this.#initial = initial;
     this.#initialNext = String(initial.nextId);
@@ -577,7 +587,7 @@ export class RedisState implements MockState {
     if (this.#redis.status === 'ready') {
       const quit = this.#redis.quit().catch(() => undefined);
       const given = new Promise<void>((resolve) => {
-        setTimeout(resolve, this.#options.timeout).unref();
+        setTimeout(resolve, this.#options.settings.stateTimeout).unref();
       });
       await Promise.race([quit, given]);
     }

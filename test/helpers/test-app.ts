@@ -121,17 +121,20 @@ export async function openTestState(options: TestStateOptions = {}): Promise<Moc
   const { journalBytes, maxPets, maxStoreBytes, startupScenario } = options;
   if (testBackend === 'redis') {
     const state = await RedisState.connect({
-      url: testRedisUrl(),
-      prefix: freshPrefix(),
-      timeout: TEST_STATE_TIMEOUT_MS,
-      sessionTtl: options.sessionTtl ?? 3_600_000,
-      maxSessions,
-      maxPets: maxPets ?? MAX_PETS,
-      maxStoreBytes: maxStoreBytes ?? MAX_STORE_BYTES,
+      settings: {
+        stateUrl: testRedisUrl(),
+        statePrefix: freshPrefix(),
+        stateTimeout: TEST_STATE_TIMEOUT_MS,
+        sessionTtl: options.sessionTtl ?? 3_600_000,
+        maxSessions,
+        maxPets: maxPets ?? MAX_PETS,
+        maxStoreBytes: maxStoreBytes ?? MAX_STORE_BYTES,
+        journalSize,
+        // journalBytes is a session's here: the settings' total is shared by every session.
+        journalBytes: (journalBytes ?? JOURNAL_BYTES) * (maxSessions + 1),
+      },
       initial,
       startupScenario,
-      journalSize,
-      journalBytes: journalBytes ?? JOURNAL_BYTES,
       identity: {},
     });
     opened.push(state);
