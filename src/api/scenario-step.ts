@@ -9,17 +9,15 @@ import { isPetStoreOperation } from './pet-handlers.js';
 import type { SendJson } from '../http/exact-json.js';
 import type { ErrorBody, ErrorCode } from '../http/http-error.js';
 import { NotInContractError, preferredCode } from '../contract/prefer.js';
-import { canForce } from '../contract/load-scenarios.js';
+import { canForce } from '../contract/rule-kinds/status.js';
+import { RULE_KINDS } from '../contract/rule-kinds/all-kinds.js';
+import type { RuleExchange } from '../contract/rule-kinds/rule-kind.js';
 import { createRandom, type Random } from '../util/random.js';
-import {
-  ruleFor,
-  scenarioNamed,
-  type Delay,
-  type Rule,
-  type Scenario,
-} from '../contract/scenario.js';
+import { ruleFor, scenarioNamed, type Rule, type Scenario } from '../contract/scenario.js';
 import type { MockState, SessionId } from '../state/mock-state.js';
 import type { PetCalls } from '../http/pet-call.js';
+
+export { delayMs } from '../contract/rule-kinds/delay.js';
 
 /** A rule chosen for a request, with what chose it (for the journal). */
 interface Forced {
@@ -46,13 +44,6 @@ const DEFAULT_ERRORS: Readonly<
     petStore: 'The requested animal does not exist.',
   },
 };
-
-/** The milliseconds a rule's delay holds: its fixed value, or drawn from min to max, both included. */
-export function delayMs(delay: Delay, random: Random): number {
-  return 'fixed' in delay
-    ? delay.fixed
-    : delay.min + Math.floor(random() * (delay.max - delay.min + 1));
-}
 
 /** Waits, unless the client goes away first; resolves false if it did. */
 function wait(ms: number, res: Response): Promise<boolean> {
@@ -133,11 +124,21 @@ async function choose(
   return rule && { rule, by: `scenario ${scenario.name}` };
 }
 
-function errorBody(rule: Rule, status: number, op: Operation): ErrorBody {
+function errorBody(
+  text: { readonly code?: string; readonly message?: string },
+  status: number,
+  op: Operation,
+): ErrorBody {
   const fallback = DEFAULT_ERRORS[status] ?? { code: 'bad_request', message: 'Forced error.' };
   const message = (isPetStoreOperation(op) ? fallback.petStore : undefined) ?? fallback.message;
-  return { code: rule.code ?? fallback.code, message: rule.message ?? message, status };
+  return { code: text.code ?? fallback.code, message: text.message ?? message, status };
 }
+
+/** Kinds that act before the answer first, then the one that answers. */
+const APPLY_ORDER = [
+  ...RULE_KINDS.filter((kind) => !kind.answers),
+  ...RULE_KINDS.filter((kind) => kind.answers),
+];
 
 /**
  * Applies scenarios to pet API requests that passed auth and validation: a delay, a network
@@ -178,43 +179,50 @@ export function applyScenarios(
       return;
     }
     call.forcedBy = forced.by;
-    if (rule.delay && !(await wait(delayMs(rule.delay, drawOf(session)), res))) return;
-    if (rule.fault === 'reset') {
-      req.socket.resetAndDestroy();
-      return;
+    const exchange: RuleExchange = {
+      operation: op,
+      draw: drawOf(session),
+      wait: (ms) => wait(ms, res),
+      drop: (how) => {
+        if (how === 'reset') req.socket.resetAndDestroy();
+        else req.socket.destroy();
+      },
+      passOn: (status) => {
+        call.forcedStatus = status;
+        next();
+      },
+      send: (status, body) => {
+        sendJson(res, status, body);
+      },
+      refuse: async (status, text) => {
+        const headers: Record<string, string> =
+          status === 401 ? { 'WWW-Authenticate': challengeOfOperation(op) } : {};
+        const body = errorBody(text, status, op);
+        // A status the contract does not list for the operation (a secured one's 401) is answered as
+        // the mock's own refusals are, past the response validation that has no schema for it.
+        if (!documentsStatus(op, status)) {
+          sendJsonText(res, status, JSON.stringify(body), headers);
+          return;
+        }
+        const shaped = await needs.errorShapes.shape(op, body, {
+          choose: (offered) => req.accepts([...offered]),
+        });
+        if (shaped) {
+          call.answerSource = shaped.source;
+          sendContractAnswer(
+            res,
+            { ...shaped, headers: { ...shaped.headers, ...headers } },
+            sendJson,
+          );
+          return;
+        }
+        sendJson(res, status, body, headers);
+      },
+    };
+    for (const kind of APPLY_ORDER) {
+      if (rule[kind.name] !== undefined && !(await kind.apply(rule, exchange))) return;
     }
-    if (rule.fault === 'close') {
-      req.socket.destroy();
-      return;
-    }
-    const { status } = rule;
-    // A delay alone, or a forced success the store (or the contract) answers itself.
-    if (status === undefined || (status < 300 && rule.body === undefined)) {
-      call.forcedStatus = status;
-      next();
-      return;
-    }
-    if (status < 300) {
-      sendJson(res, status, rule.body);
-      return;
-    }
-    const headers: Record<string, string> =
-      status === 401 ? { 'WWW-Authenticate': challengeOfOperation(op) } : {};
-    const body = errorBody(rule, status, op);
-    // A status the contract does not list for the operation (a secured one's 401) is answered as
-    // the mock's own refusals are, past the response validation that has no schema for it.
-    if (!documentsStatus(op, status)) {
-      sendJsonText(res, status, JSON.stringify(body), headers);
-      return;
-    }
-    const shaped = await needs.errorShapes.shape(op, body, {
-      choose: (offered) => req.accepts([...offered]),
-    });
-    if (shaped) {
-      call.answerSource = shaped.source;
-      sendContractAnswer(res, { ...shaped, headers: { ...shaped.headers, ...headers } }, sendJson);
-      return;
-    }
-    sendJson(res, status, body, headers);
+    // Only kinds that act before the answer (a delay): the handler answers.
+    exchange.passOn();
   };
 }

@@ -1,31 +1,16 @@
 import { Refusal } from '../util/refusal.js';
 import { quoteText } from '../util/quote-text.js';
+import type { KindFields } from './rule-kinds/all-kinds.js';
 
-/** The longest delay a scenario may set. */
-export const MAX_DELAY_MS = 60_000;
+export { MAX_DELAY_MS } from './rule-kinds/delay.js';
 
-/** Latency added before a rule's answer (or before the normal answer): fixed, or a range. */
-export type Delay = { fixed: number } | { min: number; max: number };
-
-/** Failures below HTTP: `reset` sends a TCP RST; `close` ends the connection with no answer. */
-export type Fault = 'reset' | 'close';
-
-/** One rule of a scenario: which operations it matches and what it does to them. */
-export interface Rule {
+/** One rule of a scenario: which requests it matches, and what each of its kinds does to them. */
+export type Rule = {
   /** Names of the operations this rule matches (see Operation.name); `all` for every one. */
   readonly operations: readonly string[] | 'all';
-  readonly delay?: Delay;
-  readonly fault?: Fault;
   /** The share of matching requests the rule applies to (drawn from the seed); all without. */
   readonly chance?: number;
-  /** A status the contract documents for every matched operation. */
-  readonly status?: number;
-  /** Error code and message of a forced error (defaults derive from the status). */
-  readonly code?: string;
-  readonly message?: string;
-  /** Body of a forced success answer, e.g. `[]` for an empty list. */
-  readonly body?: unknown;
-}
+} & KindFields;
 
 /** A named set of rules; the first rule matching an operation applies to it. */
 export interface Scenario {

@@ -46,6 +46,7 @@ describe('the npm package', () => {
       'README.md',
       'openapi.yaml',
       'admin-openapi.yaml',
+      'scenario.schema.json',
       'fixtures/pets.json',
       'scenarios/not-found.yaml',
       'dist/cli.js',
