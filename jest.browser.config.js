@@ -3,9 +3,16 @@
 // which runs on machines without Chromium; .ci/run installs it and runs this.
 import base from './jest.config.js';
 
+// The main config is two projects (memory, redis), and jest ignores a testMatch beside `projects`:
+// this one is a single project, with their transform.
+const [{ testEnvironment, extensionsToTreatAsEsm, moduleNameMapper, transform }] = base.projects;
+
 /** @type {import('jest').Config} */
 export default {
-  ...base,
+  testEnvironment,
+  extensionsToTreatAsEsm,
+  moduleNameMapper,
+  transform,
   testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 60_000,

@@ -14,6 +14,8 @@ export interface ScenarioSummary {
   readonly name: string;
   readonly description: string;
   readonly operations: readonly string[];
+  /** It applies to every operation of the contract. */
+  readonly everyOperation: boolean;
 }
 
 export interface ScenarioList {
@@ -100,6 +102,11 @@ function text(value: unknown, what: string): string {
   return value;
 }
 
+function yesNo(value: unknown, what: string): boolean {
+  if (typeof value !== 'boolean') throw new UnexpectedAnswer(`${what} is not true or false`);
+  return value;
+}
+
 function textOrNull(value: unknown, what: string): string | null {
   return value === null ? null : text(value, what);
 }
@@ -127,6 +134,7 @@ function scenarioListOf(value: unknown): ScenarioList {
         name: text(scenario.name, 'name'),
         description: text(scenario.description, 'description'),
         operations: listOf(scenario.operations, 'operations').map((op) => text(op, 'operation')),
+        everyOperation: yesNo(scenario.everyOperation, 'everyOperation'),
       };
     }),
     active: activeOf(body.active),

@@ -8,8 +8,9 @@ export interface ScenarioActions {
 }
 
 /** A scenario's operations in words. */
-function operationsText(operations: readonly string[]): string {
-  return operations.includes('all') ? 'every operation' : operations.join(', ');
+function operationsText({ operations, everyOperation }: ScenarioSummary): string {
+  if (everyOperation) return 'every operation';
+  return operations.length === 0 ? 'none of this contract' : operations.join(', ');
 }
 
 /** A line for an active scenario: its name and how long it stays on. */
@@ -85,7 +86,7 @@ export class ScenariosView {
       { class: 'scenario' },
       h('h3', {}, name),
       h('p', {}, scenario.description),
-      h('p', { class: 'hint' }, `Operations: ${operationsText(scenario.operations)}`),
+      h('p', { class: 'hint' }, `Operations: ${operationsText(scenario)}`),
       h('div', { class: 'row' }, on, h('label', { for: timesId }, 'N'), times, forNext),
     );
     this.#cards.set(name, card);

@@ -12,7 +12,7 @@ import { authenticateAdmin } from '../http/authenticate.js';
 import { METRICS_CONTENT_TYPE, type MockMetrics } from '../http/metrics.js';
 import { sessionIdOf } from '../http/request-parts.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
-import { scenarioNamed, type Scenario } from '../contract/scenario.js';
+import { ruleFor, scenarioNamed, type Scenario } from '../contract/scenario.js';
 import type { BrokenExample } from '../contract/contract-answers.js';
 import type { ActiveScenario, MockState } from '../state/mock-state.js';
 import { HttpError } from '../http/http-error.js';
@@ -48,10 +48,18 @@ function isTrue(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
-/** The operations a scenario applies to: `all` where one of its rules applies to every one. */
-function operationsOf(scenario: Scenario): string[] {
-  if (scenario.rules.some((rule) => rule.operations === 'all')) return ['all'];
-  return [...new Set(scenario.rules.flatMap((rule) => rule.operations))];
+/**
+ * The operations of the contract a scenario applies to, in the contract's order, and whether
+ * that is every one (a rule for `all`, or rules that cover them all).
+ */
+function scenarioSummary(scenario: Scenario, operations: readonly Operation[]) {
+  const applied = operations.filter((op) => ruleFor(scenario, op.name) !== undefined);
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    operations: applied.map((op) => op.name),
+    everyOperation: applied.length > 0 && applied.length === operations.length,
+  };
 }
 
 /**
@@ -136,11 +144,9 @@ export function createAdminRoutes({
       async (req, res) => {
         const active = known(await state.active(sessionIdOf(req)));
         res.json({
-          scenarios: [...scenarios.values()].map((scenario) => ({
-            name: scenario.name,
-            description: scenario.description,
-            operations: operationsOf(scenario),
-          })),
+          scenarios: [...scenarios.values()].map((scenario) =>
+            scenarioSummary(scenario, operations),
+          ),
           active,
         });
       },

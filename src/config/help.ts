@@ -20,7 +20,8 @@ export function helpText(): string {
     `  ${'--help, -h'.padEnd(FLAG_WIDTH)}print this help`,
     `  ${'--version, -v'.padEnd(FLAG_WIDTH)}print the version`,
     '',
-    'Flags win over environment variables. The API is served under /v1.',
+    'Flags win over environment variables. A switch is on alone (--watch) or takes its value after',
+    '"=": --watch=1, --watch=true, --watch=0, --watch=false. The API is served under /v1.',
   ].join('\n');
 }
 
@@ -44,7 +45,9 @@ export function optionsMarkdown(): string {
     'Every setting has a flag, an environment variable and a library option (`startMockServer({ … })`),',
     'the same word in each: the option is the flag in camelCase. Flags win over environment variables;',
     'an empty variable counts as unset, except `MOCK_API_KEYS` and `MOCK_ADMIN_TOKEN`, which guard',
-    'access and refuse to start empty. A switch is on given alone (`--proxy-strict`) or as `1`/`true`.',
+    'access and refuse to start empty. A switch is on given alone (`--proxy-strict`); it takes what its',
+    'variable takes, `1`/`true` or `0`/`false`, joined by `=` (`--proxy-strict=false`), never as the next',
+    'word: `--proxy-strict 1` is refused.',
     'A value outside its range stops the start with exit code 2 and one line naming the setting.',
     '',
     '| flag | variable | option | default | accepts | what it does |',

@@ -20,6 +20,27 @@ const SHORT_FLAGS = new Set(['-h', '-v']);
 const TAKES_VALUE = new Set(
   SETTING_NAMES.filter((name) => !settingOf(name).switch).map((name) => flagOf(name)),
 );
+const SWITCHES = new Set(
+  SETTING_NAMES.filter((name) => settingOf(name).switch).map((name) => flagOf(name)),
+);
+
+/**
+ * A switch takes the values of its variable, joined by `=` (`--watch=false`); alone it is on
+ * (`--watch=1`). A word after it is refused, not taken as its value: as with getopt's optional
+ * values, `--watch 1` would read a positional as the switch's value.
+ */
+function attachSwitchValues(argv: readonly string[]): string[] {
+  return argv.map((arg, i) => {
+    if (!SWITCHES.has(arg)) return arg;
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith('-')) {
+      throw new ConfigError(
+        `${arg}: a switch is given alone or with "=" (${arg}=1, ${arg}=false), not with the next word "${next}"`,
+      );
+    }
+    return `${arg}=1`;
+  });
+}
 
 /**
  * `--count -1`: parseArgs calls a value that starts with a dash ambiguous, and its message hides
@@ -53,15 +74,12 @@ function readFlags(argv: readonly string[]): {
   version: boolean;
 } {
   const options = Object.fromEntries(
-    SETTING_NAMES.map((name) => [
-      flagOf(name).slice(2),
-      { type: settingOf(name).switch ? ('boolean' as const) : ('string' as const) },
-    ]),
+    SETTING_NAMES.map((name) => [flagOf(name).slice(2), { type: 'string' as const }]),
   );
   let values: Record<string, unknown>;
   try {
     values = parseArgs({
-      args: attachDashValues(argv),
+      args: attachSwitchValues(attachDashValues(argv)),
       options: {
         ...options,
         help: { type: 'boolean', short: 'h' },
@@ -77,8 +95,6 @@ function readFlags(argv: readonly string[]): {
   for (const name of SETTING_NAMES) {
     const value = values[flagOf(name).slice(2)];
     if (typeof value === 'string') flags.set(name, value);
-    // A switch given on the command line reads as its variable set to 1.
-    if (value === true) flags.set(name, '1');
   }
   return { flags, help: values.help === true, version: values.version === true };
 }

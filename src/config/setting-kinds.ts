@@ -16,7 +16,7 @@ export interface Setting<T> {
   /** What it accepts, in words: `0 to 65535`; empty where any value of its kind does. */
   readonly range: string;
   readonly help: string;
-  /** On when given alone (`--proxy-strict`); its variable is 1, true, 0 or false. */
+  /** On when given alone (`--proxy-strict`); else 1, true, 0 or false, as flag or variable. */
   readonly switch: boolean;
   /** Guards access, so never fails open: an empty variable counts as given, and is refused. */
   readonly guard: boolean;
@@ -150,7 +150,7 @@ export function oneOf<T extends string | undefined>(
   });
 }
 
-/** On or off: given alone on the command line, or as 1, true, 0 or false. */
+/** On or off: given alone on the command line, or as 1, true, 0 or false (`--watch=false`). */
 export function switchSetting(doc: Doc): Setting<boolean> {
   return setting(
     { shown: '(off)', ...doc },
@@ -160,7 +160,8 @@ export function switchSetting(doc: Doc): Setting<boolean> {
       range: '1, true, 0, false',
       parse: (text, label) => {
         const value = text.trim().toLowerCase();
-        if (value === '' || value === '0' || value === 'false') return false;
+        // An empty variable never gets here (it counts as unset); an empty `--watch=` is refused.
+        if (value === '0' || value === 'false') return false;
         if (value === '1' || value === 'true') return true;
         throw new ConfigError(`${label}: expected 1, true, 0 or false, got "${text}"`);
       },

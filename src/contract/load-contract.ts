@@ -1,5 +1,5 @@
 import { isRecord } from '../util/is-record.js';
-import { FileError } from '../util/located-file.js';
+import { FileError, type PathStep, type Position } from '../util/located-file.js';
 import { bundleFiles } from './bundle-files.js';
 import { checkOpenApi } from './check-openapi.js';
 import { checkSchemas } from './check-schemas.js';
@@ -37,6 +37,21 @@ export interface Contract {
   readonly checkSchema: (name: string) => SchemaCheck;
   /** A check against an operation's documented answer (scenario bodies); see SchemaChecks. */
   readonly checkAnswer: (op: Operation, status: number) => SchemaCheck | undefined;
+  /**
+   * The file and place a value of the document is written at (`['components', 'schemas',
+   * 'Pet']`), for a message: the files are read again, so the loaded contract keeps no text.
+   */
+  readonly placeOf: (steps: readonly PathStep[]) => { file: string; position?: Position };
+}
+
+/** Where a value of the contract at `path` is written; the file alone when that cannot be said. */
+function placeIn(path: string, steps: readonly PathStep[]): { file: string; position?: Position } {
+  try {
+    const { file, position } = bundleFiles(readContractFile(path)).where(steps);
+    return position ? { file, position } : { file };
+  } catch {
+    return { file: path }; // edited or gone since: the contract's own file, without a place
+  }
 }
 
 function openApiDocument(path: string, value: unknown): OpenApiDocument {
@@ -94,5 +109,6 @@ export function loadContract(path: string, { checked = false } = {}): Contract {
     hasSchema: (name) => Object.hasOwn(schemas, name),
     checkSchema: (name) => checks.component(name),
     checkAnswer: (op, status) => checks.answer(op, status),
+    placeOf: (steps) => placeIn(path, steps),
   };
 }

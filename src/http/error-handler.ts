@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { StateUnavailableError } from '../state/mock-state.js';
 import { quoteText } from '../util/quote-text.js';
 import { HttpError } from './http-error.js';
 import { hasBody } from './request-parts.js';
@@ -55,8 +56,10 @@ export function handleErrors(
     });
     const requestId = res.getHeader('X-Request-Id');
     if (httpError.status === 503) {
-      // A known condition (the state store away), said once per request without a stack.
-      logger.warn({ requestId, code: httpError.code }, httpError.message);
+      // A known condition (the state store away), said once per request without a stack, with
+      // the store client's own words, which the answer leaves out.
+      const storeSaid = error instanceof StateUnavailableError ? error.storeSaid : undefined;
+      logger.warn({ requestId, code: httpError.code, storeSaid }, httpError.message);
     } else if (httpError.status >= 500) {
       logger.error({ err: error, requestId }, httpError.message);
     }

@@ -7,7 +7,13 @@ import { Refusal } from '../util/refusal.js';
 import { errorMessage } from '../util/error-message.js';
 import { FileError } from '../util/located-file.js';
 import type { DefinitionPart, ReloadOutcome, ReloadStatus } from '../api/mock-control.js';
-import { currentDigests, loadDefinition, type MockDefinition } from './load-definition.js';
+import { placeOfFixture } from '../state/initial-data.js';
+import {
+  currentDigests,
+  initialDataSource,
+  loadDefinition,
+  type MockDefinition,
+} from './load-definition.js';
 import { identityOf } from './open-state.js';
 
 /** A reload that was not applied: the last good version keeps serving. 422 over HTTP. */
@@ -32,15 +38,21 @@ export interface ReloaderNeeds {
 /** How many stored pets a message names at most. */
 const SHOWN = 1;
 
+/** What a reload refused for the stored pets says beside the problem: how to apply it anyway. */
+const APPLY_WITH_RESET =
+  'the last version keeps serving; POST /__admin/reload?reset=true applies it with a reset';
+
 /**
- * The pets a new definition cannot keep: created pets the new contract's Pet schema refuses, and
- * created pets whose ids the new initial data reaches (they sit after it). A message, or none.
+ * The pets a new definition cannot keep: created pets the new contract's Pet schema refuses (at
+ * that schema in the contract), and created pets whose ids the new initial data reaches (at the
+ * fixture that reaches them): a FileError, as for a file that cannot be used; or none.
  */
 async function keptPetsProblem(
+  config: Config,
   state: MockState,
   next: MockDefinition,
   changed: readonly DefinitionPart[],
-): Promise<string | undefined> {
+): Promise<Error | undefined> {
   if (!changed.includes('contract') && !changed.includes('fixtures')) return undefined;
   const stored = await state.storedPets();
   const checkPet = petCheckOf(next.contract);
@@ -59,14 +71,23 @@ async function keptPetsProblem(
     }
   }
   if (count > 0) {
-    return `${count} stored pet(s) do not satisfy the new contract (first: ${refused.join('; ')})`;
+    const { file, position } = next.contract.placeOf(['components', 'schemas', 'Pet']);
+    return new FileError(
+      file,
+      `${count} stored pet(s) do not satisfy the new contract (first: ${refused.join('; ')}): ${APPLY_WITH_RESET}`,
+      position,
+    );
   }
   const lastInitial = next.initial.pets.at(-1)?.id;
   if (lastInitial === undefined) return undefined;
   for (const { session, pets, layered } of stored) {
     const first = pets[0];
     if (layered && first !== undefined && first.id <= lastInitial) {
-      return `the new fixtures reach id ${String(lastInitial)}, and ${session ?? 'the default session'} created pet ${String(first.id)} after the old ones`;
+      const source = initialDataSource(config);
+      const reason = `the new fixtures reach id ${String(lastInitial)}, and ${session ?? 'the default session'} created pet ${String(first.id)} after the old ones: ${APPLY_WITH_RESET}`;
+      // Generated pets (--seed, --count) are in no file.
+      if (source.kind !== 'fixtures') return new Error(reason);
+      return new FileError(source.path, reason, placeOfFixture(source.path, lastInitial));
     }
   }
   return undefined;
@@ -138,14 +159,8 @@ export class Reloader {
       return { changed, switchedOff: [], reset };
     }
     if (!reset) {
-      const problem = await keptPetsProblem(state, next, changed);
-      if (problem !== undefined) {
-        throw this.#refuse(
-          new Error(
-            `${problem}: the last version keeps serving; POST /__admin/reload?reset=true applies it with a reset`,
-          ),
-        );
-      }
+      const problem = await keptPetsProblem(config, state, next, changed);
+      if (problem !== undefined) throw this.#refuse(problem);
     }
     if (changed.includes('contract') || changed.includes('fixtures')) {
       await state.rebase(next.initial, identityOf(next));

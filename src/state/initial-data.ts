@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { SchemaCheck } from '../contract/schema-validator.js';
 import { errorMessage } from '../util/error-message.js';
+import type { Int64 } from '../util/int64.js';
+import { isRecord } from '../util/is-record.js';
 import { parseJson } from '../util/json-codec.js';
 import { InvalidPetError, checkPets } from './check-pets.js';
 import { FileError, parseLocated, type PathStep, type Position } from '../util/located-file.js';
@@ -35,5 +37,19 @@ export function loadFixtures(path: string, checkPet: SchemaCheck): StoreData {
     const at = error.index === undefined ? [] : [error.index];
     const entry = error.index === undefined ? '' : `entry ${error.index}: `;
     throw new FileError(path, `${entry}${error.reason}`, positionOf(at));
+  }
+}
+
+/** Where the fixture of `id` is written in a fixture file, for a message; undefined if not found. */
+export function placeOfFixture(path: string, id: Int64): Position | undefined {
+  try {
+    const text = readFileSync(path, 'utf8');
+    const entries = parseJson(text);
+    const index = Array.isArray(entries)
+      ? entries.findIndex((entry: unknown) => isRecord(entry) && entry.id === id)
+      : -1;
+    return index < 0 ? undefined : parseLocated(path, text).positionOf([index]);
+  } catch {
+    return undefined; // edited or gone since: the file alone
   }
 }

@@ -62,15 +62,22 @@ export interface SwitchedOff {
 /** Which backend keeps the state. */
 export type StateKind = 'memory' | 'file' | 'redis';
 
-/** The state store cannot be reached (Redis away): 503, and the client may try again soon. */
+/**
+ * The state store cannot be used (Redis away, too slow, or refusing writes): 503, and the client
+ * may try again soon. The message says it in the mock's words; `storeSaid`, the Redis client's
+ * own, goes to the log only.
+ */
 export class StateUnavailableError extends Refusal {
   override name = 'StateUnavailableError';
 
-  constructor(store: string, reason: string) {
+  constructor(
+    store: string,
+    readonly storeSaid: string,
+  ) {
     super(
       503,
       'state_unavailable',
-      `The mock's state store (${store}) is unavailable: ${reason.replace(/\.+$/, '')}.`,
+      `The mock's state store (${store}) cannot be used right now, so no pet, session or scenario can be read or changed. Try again in a moment; if it lasts, check that Redis runs at that address and accepts writes (the mock's log says why).`,
       {
         'Retry-After': '1',
       },

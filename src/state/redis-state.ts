@@ -262,9 +262,13 @@ export class RedisState implements MockState {
       await state.#claimPrefix();
     } catch (error) {
       redis.disconnect();
-      throw error instanceof PrefixTakenError
-        ? error
-        : new StateUnavailableError(state.#where, errorMessage(error));
+      if (error instanceof PrefixTakenError) throw error;
+      // At start the process is the one to try again (compose's restart, Kubernetes): one line
+      // with the client's words, as any other failure to start.
+      const said = error instanceof StateUnavailableError ? error.storeSaid : errorMessage(error);
+      throw new Error(
+        `the state store ${state.#where} cannot be used: ${said.replace(/\.+$/, '')}`,
+      );
     }
     return state;
   }

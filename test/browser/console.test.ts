@@ -3,12 +3,13 @@
  * and does, against a real mock started in-process on a free port. `npm run test:browser`.
  * UPDATE_SCREENSHOT=1 also writes docs/qa-console.png (1280×800) for docs/admin-and-console.md.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startMockServer, type MockServer, type MockServerOptions } from '../../src/index.js';
-import { defaultScenariosDir, packageRoot } from '../../src/util/paths.js';
+import { packageRoot } from '../../src/util/paths.js';
+import { shippedScenarios } from '../helpers/test-app.js';
 import { copyMockFiles } from '../helpers/reload-files.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -25,10 +26,8 @@ const PET_AUTH = { Authorization: 'Bearer any-key' };
 /** How long a request may take to show in the journal (it polls once a second). */
 const JOURNAL_WAIT_MS = 10_000;
 
-/** The shipped scenarios' names: their file names (none of them sets `name:`). */
-const SHIPPED = readdirSync(defaultScenariosDir)
-  .filter((file) => file.endsWith('.yaml'))
-  .map((file) => file.replace(/\.yaml$/, ''));
+/** The shipped scenarios the Pet Store serves (server-error is not one: it documents no 5xx). */
+const SHIPPED = [...shippedScenarios.keys()];
 
 let userDataDir: string;
 let context: BrowserContext;
@@ -93,6 +92,11 @@ describe('the QA console in Chromium', () => {
       await page.getByRole('spinbutton', { name: `Number of requests for ${name}` }).waitFor();
     }
     expect(await page.locator('li.scenario').count()).toBe(SHIPPED.length);
+    // Each card names the operations its scenario applies to, in words for all of them.
+    const operationsOf = (name: string): Locator =>
+      page.locator('li.scenario', { has: page.getByRole('heading', { name, exact: true }) });
+    await operationsOf('not-found').getByText('Operations: getPet', { exact: true }).waitFor();
+    await operationsOf('slow').getByText('Operations: every operation', { exact: true }).waitFor();
     await page.getByText('No scenario is on.').waitFor();
     expect(problems).toEqual([]);
   });

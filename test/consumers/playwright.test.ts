@@ -1,6 +1,7 @@
 // The docs' Playwright recipe from the packed tarball, against the page in examples/playwright/app
-// served locally, in Debian's Chromium (never a downloaded browser): a shared mock started in the
-// global setup, and petstore-mock/playwright's fixture giving each of two workers its own session.
+// served locally, in Debian's Chromium through the docs' playwright.chromium.config.ts (never a
+// downloaded browser): a shared mock started in the global setup, and petstore-mock/playwright's
+// fixture giving each of two workers its own session.
 import { existsSync } from 'node:fs';
 import { playwrightCollideFiles, collideEnv } from './collide.js';
 import {
@@ -15,30 +16,6 @@ import {
 
 const CHROMIUM = '/usr/bin/chromium';
 
-/** The recipe's config with the machine's Chromium: the docs' file is imported unchanged. */
-const CI_CONFIG = `import config from './playwright.config';
-
-export default {
-  ...config,
-  reporter: 'list',
-  use: {
-    ...config.use,
-    launchOptions: {
-      executablePath: '${CHROMIUM}',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
-  },
-};
-`;
-
 let project: ConsumerProject;
 
 beforeAll(async () => {
@@ -46,8 +23,8 @@ beforeAll(async () => {
     throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   }
   project = await createConsumerProject('playwright');
+  // examples/playwright/ holds the docs' files, the config for the machine's Chromium among them.
   project.copyExample('playwright', '.');
-  project.writeFile('playwright.ci.config.ts', CI_CONFIG);
   await project.install(recipePackages('playwright'));
 }, INSTALL_LIMIT_MS);
 
@@ -60,7 +37,15 @@ async function playwright(args: readonly string[], env: NodeJS.ProcessEnv = {}) 
   return runCommand(
     project.dir,
     'npx',
-    ['playwright', 'test', '--config', 'playwright.ci.config.ts', ...args],
+    [
+      'playwright',
+      'test',
+      '--config',
+      'playwright.chromium.config.ts',
+      '--reporter',
+      'list',
+      ...args,
+    ],
     { env: { APP_PORT, ...env } },
   );
 }

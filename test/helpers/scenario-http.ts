@@ -12,7 +12,7 @@ export { asPet, asPets, expectError } from './http-matrix.js';
 
 /** GET /__admin/scenarios as tests read it back. */
 export interface ScenarioListing {
-  scenarios: { name: string; description: string; operations: string[] }[];
+  scenarios: { name: string; description: string; operations: string[]; everyOperation: boolean }[];
   active: { name: string; remaining: number | null } | null;
 }
 
@@ -71,12 +71,14 @@ export function asScenarioListing(value: unknown): ScenarioListing {
       !isRecord(item) ||
       typeof item.name !== 'string' ||
       typeof item.description !== 'string' ||
-      !Array.isArray(item.operations)
+      !Array.isArray(item.operations) ||
+      typeof item.everyOperation !== 'boolean'
     ) {
       throw new Error(`not a scenario summary: ${JSON.stringify(item)}`);
     }
     const operations = item.operations.map((op: unknown) => String(op));
-    return { name: item.name, description: item.description, operations };
+    const { name, description, everyOperation } = item;
+    return { name, description, operations, everyOperation };
   });
   const { active } = value;
   if (active === null) return { scenarios, active: null };

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { SETTING_NAMES, envOf, flagOf } from '../../src/config/settings.js';
 import { packageRoot } from '../../src/util/paths.js';
 import {
+  CLI_PATH,
   freePort,
   jsonLines,
   killAllClis,
@@ -20,6 +23,8 @@ import { makeTmpDir, removeTmpDir, writeTmpFile } from '../helpers/tmp-dir.js';
 const SLOW = 30_000;
 
 const AUTH = { Authorization: 'Bearer x' };
+
+const runFile = promisify(execFile);
 
 /** Lines of a stream, without the empty ones. */
 function linesOf(text: string): string[] {
@@ -105,6 +110,24 @@ describe('the petstore-mock command line', () => {
       const exit = await runCli(['--version']);
       expect(exit.code).toBe(0);
       expect(exit.stdout.trim()).toBe(version);
+    },
+    SLOW,
+  );
+
+  it(
+    'runs as its own program after every build, as npm bin links and npx run it',
+    async () => {
+      // `npm run build` rewrites dist/cli.js; npm sets the run bits only when it links the package.
+      expect(statSync(CLI_PATH).mode & 0o111).toBe(0o111);
+      const dir = makeTmpDir();
+      try {
+        const link = join(dir, 'petstore-mock');
+        symlinkSync(CLI_PATH, link);
+        const { stdout } = await runFile(link, ['--version'], { timeout: SLOW });
+        expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+      } finally {
+        removeTmpDir(dir);
+      }
     },
     SLOW,
   );

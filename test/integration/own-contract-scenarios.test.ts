@@ -38,20 +38,36 @@ function forced(client: Express, scenario: string) {
 }
 
 describe('the built-in scenarios apply where they make sense', () => {
-  it('each lists the operations of the contract it applies to', async () => {
+  it('each lists the operations of the contract it applies to, and whether that is all', async () => {
     const res = await request(await clinicApp())
       .get('/__admin/scenarios')
       .expect(200);
     const listed = Object.fromEntries(
-      asScenarioListing(res.body).scenarios.map((s) => [s.name, s.operations]),
+      asScenarioListing(res.body).scenarios.map((s) => [
+        s.name,
+        { operations: s.operations, everyOperation: s.everyOperation },
+      ]),
     );
-    // A rule that applies to every operation is listed as `all`.
-    const every = ['all'];
+    // A rule for `all` lists the contract's operations by name, never "all".
+    const every = {
+      operations: ['listAppointments', 'bookAppointment', 'getAppointment', 'getHealth'],
+      everyOperation: true,
+    };
     expect(listed).toEqual({
-      unauthorized: ['listAppointments', 'bookAppointment', 'getAppointment'],
-      'not-found': ['getAppointment'],
-      'invalid-request': ['listAppointments', 'bookAppointment'],
-      'server-error': ['listAppointments', 'getAppointment'],
+      // getHealth is public: it has no 401 to answer.
+      unauthorized: {
+        operations: ['listAppointments', 'bookAppointment', 'getAppointment'],
+        everyOperation: false,
+      },
+      'not-found': { operations: ['getAppointment'], everyOperation: false },
+      'invalid-request': {
+        operations: ['listAppointments', 'bookAppointment'],
+        everyOperation: false,
+      },
+      'server-error': {
+        operations: ['listAppointments', 'getAppointment'],
+        everyOperation: false,
+      },
       slow: every,
       timeout: every,
       flaky: every,

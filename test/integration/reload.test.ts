@@ -118,6 +118,22 @@ async function nameOf(id: unknown, headers: Record<string, string> = {}): Promis
   return isRecord(body) ? body.name : undefined;
 }
 
+/**
+ * The place of the value written under the line `text` of a file (its `last` such line): the
+ * line after it, indented one step more. What health names for a schema or a fixture entry.
+ */
+function lineAfter(
+  path: string,
+  text: string,
+  { last = false } = {},
+): { line: number; column: number } {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const index = last ? lines.lastIndexOf(text) : lines.indexOf(text);
+  if (index < 0) throw new Error(`no line "${text}" in ${path}`);
+  const next = lines[index + 1] ?? '';
+  return { line: index + 2, column: next.length - next.trimStart().length + 1 };
+}
+
 const ORIGINAL_FIRST = 'Bella';
 
 describe('--watch: an edit applies while the mock runs', () => {
@@ -319,7 +335,16 @@ describe('POST /__admin/reload', () => {
     expect(message).toContain('categoryId');
     expect(message).toContain('reset=true');
     expect(await nameOf(big.id)).toBe('Big'); // nothing changed
-    expect((await health()).reload).toMatchObject({ status: 'failed' });
+    // Health names the contract at its Pet schema, as for any other contract it refuses.
+    const failed = (await health()).reload;
+    expect(failed).toMatchObject({
+      status: 'failed',
+      file: files.contract,
+      ...lineAfter(files.contract, '    Pet:'),
+    });
+    expect(failed?.message).toEqual(
+      expect.stringContaining('2 stored pet(s) do not satisfy the new contract'),
+    );
 
     const applied = await admin('/reload?reset=true', { method: 'POST' });
     expect(applied).toEqual({
@@ -336,6 +361,39 @@ describe('POST /__admin/reload', () => {
       body: JSON.stringify({ name: 'Big', categoryId: 1000 }),
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('POST /__admin/reload: fixtures that reach created pets', () => {
+  it('refuses them naming the fixtures file at the entry that reaches, and applies with reset=true', async () => {
+    await startOnCopies({ watch: false });
+    const created = await createPet({ name: 'Late', categoryId: 1 });
+    const reaching = Number(created.id) + 5;
+    editFile(files.fixtures, (text) =>
+      text.replace(
+        /\n\]\s*$/,
+        `,\n  {\n    "id": ${String(reaching)},\n    "name": "Early",\n    "categoryId": 2\n  }\n]\n`,
+      ),
+    );
+
+    const refused = await admin('/reload', { method: 'POST' });
+    expect(refused.status).toBe(422);
+    const message = isRecord(refused.body) ? String(refused.body.message) : '';
+    expect(message).toContain(`the new fixtures reach id ${String(reaching)}`);
+    const failed = (await health()).reload;
+    expect(failed).toMatchObject({
+      status: 'failed',
+      file: files.fixtures,
+      ...lineAfter(files.fixtures, '  },', { last: true }),
+    });
+    expect(failed?.message).toEqual(
+      expect.stringContaining(`created pet ${String(created.id)} after the old ones`),
+    );
+    expect(await nameOf(created.id)).toBe('Late'); // nothing changed
+
+    const applied = await admin('/reload?reset=true', { method: 'POST' });
+    expect(applied.status).toBe(200);
+    expect(await nameOf(reaching)).toBe('Early');
   });
 });
 

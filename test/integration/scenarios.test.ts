@@ -439,8 +439,13 @@ describe('the global switch (admin API)', () => {
       name: 'not-found',
       description: shippedScenarios.get('not-found')?.description,
       operations: ['getPet'],
+      everyOperation: false,
     });
-    expect(off.scenarios.find((s) => s.name === 'unauthorized')?.operations).toEqual(['all']);
+    // `operations: all` is listed as the contract's operations, each by name.
+    expect(off.scenarios.find((s) => s.name === 'slow')).toMatchObject({
+      operations: ['listPets', 'createPet', 'getPet'],
+      everyOperation: true,
+    });
     for (const summary of off.scenarios) expect(summary.description).toMatch(/\S/);
 
     await activate(app, 'unauthorized');

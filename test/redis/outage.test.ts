@@ -68,6 +68,15 @@ const STATE_CALLS: [string, string, RequestInit][] = [
   ['coverage cleared', '/__admin/coverage', { method: 'DELETE' }],
 ];
 
+/**
+ * The answer's message: what is unavailable and what to do, in the mock's words. The Redis
+ * client's own (ioredis: "Stream isn't writeable and enableOfflineQueue options is false",
+ * "Command timed out", "Connection is closed") are for the log.
+ */
+function unavailableMessage(): string {
+  return `The mock's state store (redis://127.0.0.1:${redis.port}) cannot be used right now, so no pet, session or scenario can be read or changed. Try again in a moment; if it lasts, check that Redis runs at that address and accepts writes (the mock's log says why).`;
+}
+
 /** Expects every state call to answer 503 state_unavailable naming the store. */
 async function expectUnavailable(): Promise<void> {
   const answers = await Promise.all(
@@ -89,7 +98,7 @@ async function expectUnavailable(): Promise<void> {
       body: {
         code: 'state_unavailable',
         status: 503,
-        message: expect.stringContaining(`(redis://127.0.0.1:${redis.port})`) as unknown,
+        message: unavailableMessage(),
       },
     });
   }
@@ -193,9 +202,17 @@ describe('what the log says while Redis is away', () => {
           signal: AbortSignal.timeout(HANG_MS),
         });
         expect(res.status).toBe(503);
+        const body = (await res.json()) as { message: string };
+        expect(body.message).toBe(unavailableMessage());
         const refusals = lines.filter((line) => line.code === 'state_unavailable');
         expect(refusals.length).toBeGreaterThan(0);
         expect(refusals.every((line) => line.level === 40 && line.err === undefined)).toBe(true);
+        // The log keeps what the Redis client said, which the answer leaves out.
+        for (const line of refusals) {
+          expect(line.msg).toBe(unavailableMessage());
+          expect(line.storeSaid).toEqual(expect.stringMatching(/\S/));
+          expect(body.message).not.toContain(String(line.storeSaid));
+        }
         expect(lines.filter((line) => line.level === 50)).toEqual([]);
       } finally {
         await logged.close();

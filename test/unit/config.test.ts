@@ -660,8 +660,8 @@ const BAD_VALUES: BadCase[] = [
     names: 'MOCK_RECORD needs --proxy-target',
   },
   {
-    what: '--proxy-strict=1 (a switch takes no value)',
-    argv: ['--proxy-target', TARGET, '--proxy-strict=1'],
+    what: '--proxy-strict=maybe',
+    argv: ['--proxy-target', TARGET, '--proxy-strict=maybe'],
     env: {},
     names: '--proxy-strict',
   },
@@ -861,8 +861,52 @@ describe('--no-admin', () => {
     );
   });
 
-  it('takes no value on the command line', () => {
-    expect(configError(['--no-admin=1']).message).toContain('--no-admin');
+  it('takes the values of MOCK_NO_ADMIN after "=" on the command line', () => {
+    expect(runConfig(['--no-admin=1']).noAdmin).toBe(true);
+    expect(runConfig(['--no-admin=false'], { MOCK_NO_ADMIN: '1' }).noAdmin).toBe(false);
+  });
+});
+
+// docs/options.md: "A switch is on given alone (`--proxy-strict`); it takes what its variable
+// takes, `1`/`true` or `0`/`false`, joined by `=` (`--proxy-strict=false`), never as the next word".
+describe('a switch on the command line', () => {
+  it.each([
+    { argv: ['--watch'], watch: true },
+    { argv: ['--watch=1'], watch: true },
+    { argv: ['--watch=true'], watch: true },
+    { argv: ['--watch=TRUE'], watch: true },
+    { argv: ['--watch=0'], watch: false },
+    { argv: ['--watch=false'], watch: false },
+    { argv: ['--watch', '--port', '0'], watch: true },
+    { argv: ['--watch=true', '--watch=0'], watch: false },
+  ])('reads $argv as watch $watch, as MOCK_WATCH would', ({ argv, watch }) => {
+    expect(runConfig(argv).watch).toBe(watch);
+  });
+
+  it.each(['1', 'true', '0', 'false'])('takes every value MOCK_WATCH takes: %s', (value) => {
+    expect(runConfig([`--watch=${value}`]).watch).toBe(runConfig([], { MOCK_WATCH: value }).watch);
+  });
+
+  it('wins over its variable, as any flag does', () => {
+    expect(runConfig(['--watch=0'], { MOCK_WATCH: '1' }).watch).toBe(false);
+    expect(runConfig(['--watch'], { MOCK_WATCH: 'false' }).watch).toBe(true);
+  });
+
+  it.each([
+    { argv: ['--watch=yes'], message: '--watch: expected 1, true, 0 or false, got "yes"' },
+    { argv: ['--watch='], message: '--watch: expected 1, true, 0 or false, got ""' },
+    {
+      argv: ['--watch', '1'],
+      message:
+        '--watch: a switch is given alone or with "=" (--watch=1, --watch=false), not with the next word "1" (see --help)',
+    },
+    {
+      argv: ['--port', '0', '--no-admin', 'false'],
+      message:
+        '--no-admin: a switch is given alone or with "=" (--no-admin=1, --no-admin=false), not with the next word "false" (see --help)',
+    },
+  ])('refuses $argv with one line saying how to write it', ({ argv, message }) => {
+    expect(configError(argv).message).toBe(message);
   });
 });
 
