@@ -12,6 +12,8 @@ export default {
     'bench/servers/*.js',
     'scripts/*.js',
     'test/**/*.test.ts',
+    // The attacks that assert, run by npm run crash and npm run stress.
+    'test/attacks/*.js',
   ],
   project: [
     'src/**/*.ts',
