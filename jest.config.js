@@ -27,6 +27,7 @@ const SHARED = [
   'test/integration/create-pet',
   // Scenario switches with a count (`times`), faulted calls journaled with status null.
   'test/integration/faults',
+  'test/integration/get-pet',
   // 1,000 concurrent creates: distinct ids from the backend's counter.
   'test/integration/hardening',
   'test/integration/int64',
