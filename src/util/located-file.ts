@@ -71,12 +71,3 @@ export function parseLocated(file: string, text: string): LocatedText {
     },
   };
 }
-
-/** A JSON pointer (`/paths/~1pets/get`) as path steps. */
-export function pointerSteps(pointer: string): PathStep[] {
-  if (pointer === '' || pointer === '/') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
-}

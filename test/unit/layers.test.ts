@@ -38,23 +38,56 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-const IMPORT = /^(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm;
+// Static imports and re-exports (`import x from`, `export * from`, `import './side-effect.js'`),
+// and dynamic ones: `await import('...')` and `typeof import('...')` tie two modules as much.
+const STATIC = /^(?:import|export)\s(?:[^'"]*?from\s+)?'([^']+)'/gm;
+const DYNAMIC = /\bimport\(\s*'([^']+)'\s*\)/g;
+
+function importsIn(text: string): string[] {
+  return [...text.matchAll(STATIC), ...text.matchAll(DYNAMIC)].map((m) => m[1] ?? '');
+}
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => m[1] ?? '');
+  return importsIn(readFileSync(file, 'utf8'));
+}
+
+/** The modules of a higher layer that `text`, the source of `file`, imports (src/-relative). */
+function upwardImports(file: string, text: string): string[] {
+  const own = layerOf(folderOf(file));
+  return importsIn(text)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => resolve(dirname(file), spec))
+    .filter((target) => layerOf(folderOf(target)) > own)
+    .map((target) => relative(SRC, target));
 }
 
 describe('layers: no folder of src/ imports a folder above it', () => {
   const files = sourceFiles(SRC);
 
   it.each(files.map((file) => [relative(SRC, file), file]))('%s', (_name, file) => {
-    const own = layerOf(folderOf(file));
-    const upward = importsOf(file)
-      .filter((spec) => spec.startsWith('.'))
-      .map((spec) => resolve(dirname(file), spec))
-      .filter((target) => layerOf(folderOf(target)) > own)
-      .map((target) => relative(SRC, target));
-    expect(upward).toEqual([]);
+    expect(upwardImports(file, readFileSync(file, 'utf8'))).toEqual([]);
+  });
+
+  it('sees every kind of import: static, side effect, re-export, dynamic and typeof', () => {
+    const inState = join(SRC, 'state', 'probe.ts');
+    const text = [
+      "import { createApp } from '../api/app.js';",
+      "import '../http/metrics.js';",
+      "export * from '../proxy/proxy.js';",
+      "const { startServer } = await import('../server/start-server.js');",
+      "type Main = typeof import( '../cli/main.js' );",
+      // Downward and sideways: allowed.
+      "const { isRecord } = await import('../util/is-record.js');",
+      "import { loadContract } from '../contract/load-contract.js';",
+      "const { PetStore } = await import('./pet-store.js');",
+    ].join('\n');
+    expect(upwardImports(inState, text)).toEqual([
+      'api/app.js',
+      'http/metrics.js',
+      'proxy/proxy.js',
+      'server/start-server.js',
+      'cli/main.js',
+    ]);
   });
 
   it("imports nothing from a dependency's private dist/ path", () => {

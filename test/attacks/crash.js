@@ -12,7 +12,7 @@
  * After each restart the mock has written pets.json whole (file plus journal), so the file holds
  * what it recovered. B and C need root; what cannot run prints "skipped: <why>". Exits 1 on any
  * loss, reuse or failed check. Loopback only; every loop is bounded in count and time.
- * Usage: node bench/crash.js [--quick] [--only a,b,b2,c]
+ * Usage: node test/attacks/crash.js [--quick] [--only a,b,b2,c]
  */
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
@@ -34,8 +34,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killChildrenOnExit, spawnNodeServer } from './lib/children.js';
-import { freePort, waitFor200 } from './lib/http-probe.js';
+import { killChildrenOnExit, spawnNodeServer } from '../../bench/lib/children.js';
+import { freePort, waitFor200 } from '../../bench/lib/http-probe.js';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');

@@ -6,7 +6,7 @@
  * NODE_OPTIONS (it applies its own V8 flags): `node dist/cli.js` and the link npm makes in
  * node_modules/.bin, taken in turn. Its RSS is its whole process tree's (on Node 20 the bin runs
  * the mock as a child). Loopback only; every attack is bounded in time and count.
- * Usage: node bench/stress.js [--quick] [--only a,b,c,c-cap,d,slowloris,flood]
+ * Usage: node test/attacks/stress.js [--quick] [--only a,b,c,c-cap,d,slowloris,flood]
  */
 import console from 'node:console';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -17,9 +17,14 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killChildrenOnExit, rssMiB, spawnNodeServer, stopServer } from './lib/children.js';
-import { freePort, statusOf, waitFor200 } from './lib/http-probe.js';
-import { projectRoot } from './lib/paths.js';
+import {
+  killChildrenOnExit,
+  rssMiB,
+  spawnNodeServer,
+  stopServer,
+} from '../../bench/lib/children.js';
+import { freePort, statusOf, waitFor200 } from '../../bench/lib/http-probe.js';
+import { projectRoot } from '../../bench/lib/paths.js';
 
 /** Peak RSS the server may reach in any attack, in MiB (docs/limits.md). */
 export const BOUND_MIB = 768;
