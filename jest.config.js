@@ -11,6 +11,9 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  // A bound on a hung test, not a measure: on a shared 2-core machine an app build and a request
+  // can take more than jest's default 5 s (performance is measured by npm run bench).
+  testTimeout: 20_000,
 };
 
 /**
@@ -61,6 +64,9 @@ const SHARED = [
 
 /** @type {import('jest').Config} */
 export default {
+  // Both cores: the tests own their data and ports, so files run side by side (jest's default
+  // on 2 cores is one worker).
+  maxWorkers: 2,
   projects: [
     {
       ...common,
