@@ -181,7 +181,11 @@ export function applyScenarios(
     call.forcedBy = forced.by;
     const exchange: RuleExchange = {
       operation: op,
-      draw: drawOf(session),
+      // Only a rule that draws (a delay range) touches the session's draw: its cache of draws
+      // keeps the sessions that use them.
+      get draw() {
+        return drawOf(session);
+      },
       wait: (ms) => wait(ms, res),
       drop: (how) => {
         if (how === 'reset') req.socket.resetAndDestroy();

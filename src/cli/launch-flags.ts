@@ -1,4 +1,4 @@
-import { startedByScript, whenParentGone } from './script-shell.js';
+import { isScriptShell, whenParentGone } from './script-shell.js';
 
 /** A V8 flag the mock runs with, unless the user sized that part of the heap themselves. */
 export interface LaunchFlag {
@@ -101,7 +101,7 @@ async function runSupervised(argv: readonly string[]): Promise<number> {
   };
   const signals = posix ? FORWARDED : [];
   for (const signal of signals) process.on(signal, forward);
-  const stopWatching = startedByScript(process.env)
+  const stopWatching = isScriptShell(process.env, parent)
     ? whenParentGone(parent, () => {
         if (!forwarded) forward('SIGTERM');
       })

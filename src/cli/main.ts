@@ -8,7 +8,7 @@ import { FileError } from '../util/located-file.js';
 import { errorMessage } from '../util/error-message.js';
 import { packageRoot } from '../util/paths.js';
 import { isSupervised } from './launch-flags.js';
-import { startedByScript, whenParentGone } from './script-shell.js';
+import { isScriptShell, whenParentGone } from './script-shell.js';
 
 function version(): string {
   const manifest: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
@@ -78,9 +78,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   });
   // Under `npm start` or npx, npm's shell ending is npm's signal that never came through (a
   // supervised bin's supervisor watches that shell itself).
-  if (startedByScript(env) && !isSupervised(env)) {
+  if (isScriptShell(env, parent) && !isSupervised(env)) {
     whenParentGone(parent, () => {
-      if (!stopping) stop('SIGTERM');
+      if (stopping) return;
+      logger.info({ parent }, "npm's shell is gone (npm was stopped): stopping as on SIGTERM");
+      stop('SIGTERM');
     });
   }
   const { contract } = server.deps;

@@ -1,6 +1,5 @@
 import { copyFileSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createContractValidator } from '../../src/http/contract-validator.js';
 import { loadContract } from '../../src/contract/load-contract.js';
 import { keptContract } from '../../src/server/kept-contracts.js';
