@@ -38,7 +38,13 @@ type ValidatorKind = 'strict' | 'heard';
  * object per loaded contract) and kind: every app over the same contract — a second in-process
  * mock, a reload that changed no contract, the tests' many apps — reuses them, and with them the
  * per-route schemas compiled so far. express-openapi-validator compiles the OpenAPI meta-schema
- * for every instance (validateApiSpec off or not), 80 to 300 ms each.
+ * for every instance (validateApiSpec off or not), 80 to 300 ms each. Process-wide because the
+ * apps that share them are built apart (two startMockServer calls know nothing of each other);
+ * weak, so a contract no app serves any more takes its validators with it. What
+ * express-openapi-validator keeps per instance is per document (its route cache) or per request,
+ * but one thing: it installs its app.param hooks on the first app it serves only, which is
+ * harmless here because the mock declares no route parameters on an app (its routes are the
+ * validator's own, in mounted routers).
  */
 const builtValidators = new WeakMap<OpenApiDocument, Map<ValidatorKind, RequestHandler[]>>();
 

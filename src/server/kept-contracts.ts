@@ -15,6 +15,8 @@ const KEPT = 4;
  * reused while its files digest as they did when it was read: a second in-process mock on the
  * same files and a reload that changed only scenarios or fixtures get the same Contract, and with
  * it the validators built for it (http/contract-validator.ts), which cost 80 to 300 ms each.
+ * Process-wide because the mocks that share a contract are started apart (two startMockServer
+ * calls, or a server and its reload), and bounded so a long-lived process keeps a few.
  */
 const kept = new Map<string, KeptContract>();
 
