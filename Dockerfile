@@ -18,8 +18,9 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The build also snapshots the shipped YAML as JSON (scripts/cache-yaml.js), so it needs them,
 # bundles the CommonJS entry points (scripts/build-cjs.js) and the QA console
-# (scripts/build-console.js, from console/).
-COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-console.js ./scripts/
+# (scripts/build-console.js, from console/), and gives the bin its run bits
+# (scripts/mark-bin-executable.js).
+COPY scripts/cache-yaml.js scripts/build-cjs.js scripts/build-console.js scripts/mark-bin-executable.js ./scripts/
 COPY console ./console
 COPY openapi.yaml admin-openapi.yaml ./
 COPY scenarios ./scenarios
