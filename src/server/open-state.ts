@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/settings.js';
 import type { Contract } from '../contract/load-contract.js';
 import { LocalState } from '../state/local-state.js';
-import { journalShareOf, type MockState } from '../state/mock-state.js';
+import type { MockState } from '../state/mock-state.js';
 import { openPetStore } from '../state/open-store.js';
 import { StoreBudget } from '../state/store-budget.js';
 import type { StoreData } from '../state/store-data.js';
@@ -81,9 +81,7 @@ export async function openState(
     defaultStore,
     initial,
     budget,
-    maxSessions: config.maxSessions,
-    journalSize: config.journalSize,
-    journalBytes: journalShareOf(config),
+    settings: config,
     startupScenario,
   });
 }

@@ -10,8 +10,8 @@ import type { Session } from './session.js';
 export interface SessionOptions {
   initial: StoreSnapshot;
   journalSize: number;
-  /** Bytes its journal may keep; unbounded (but for journalSize) if absent. */
-  journalBytes?: number | undefined;
+  /** Bytes its journal may keep (its share of --journal-bytes); unbounded if absent. */
+  journalShare?: number | undefined;
   /** The scenario on at the start and after each reset, by name. */
   startupScenario?: string | undefined;
   /** What the stores of all sessions may add together. */
@@ -28,7 +28,7 @@ export function createSession(
     id,
     store,
     scenarios: new ScenarioSwitch(options.startupScenario),
-    journal: new Journal(options.journalSize, options.journalBytes),
+    journal: new Journal(options.journalSize, options.journalShare),
     coverage: new CoverageTally(),
   };
 }

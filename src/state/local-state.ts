@@ -13,19 +13,28 @@ import type {
   StoredPets,
   SwitchedOff,
 } from './mock-state.js';
-import type { ListQuery } from './mock-state.js';
+import { journalShareOf, type ListQuery } from './mock-state.js';
+import type { Config } from '../config/settings.js';
 import type { NewPet, Pet } from './pet.js';
 import type { PetStore } from './pet-store.js';
 import type { JournalEntry } from './request-journal.js';
 import { resetSession, type Session } from './session.js';
 import { SessionRegistry } from './session-registry.js';
 
-export interface LocalStateOptions extends SessionOptions {
+/**
+ * The settings the state of one process takes from the Config, by name: live named sessions
+ * kept (the least recently used is dropped for a new one), and each journal's entries and bytes
+ * (a session's share of journalBytes; unbounded without it).
+ */
+export type LocalSettings = Pick<Config, 'maxSessions' | 'journalSize'> &
+  Partial<Pick<Config, 'journalBytes'>>;
+
+export interface LocalStateOptions extends Omit<SessionOptions, 'journalSize' | 'journalShare'> {
   readonly kind: Exclude<StateKind, 'redis'>;
   /** The default session's store: in memory, or the lowdb file (--db). */
   readonly defaultStore: PetStore;
-  /** Live named sessions kept; the least recently used is dropped for a new one. */
-  readonly maxSessions: number;
+  /** The Config, or what of it the state reads. */
+  readonly settings: LocalSettings;
 }
 
 /** Runs `work`, its throw a rejection: every call of the seam settles, none throws. */
@@ -51,10 +60,17 @@ export class LocalState implements MockState {
   constructor(options: LocalStateOptions) {
     this.kind = options.kind;
     this.#initial = options.initial;
+    const { maxSessions, journalSize, journalBytes } = options.settings;
+    const sessions: SessionOptions = {
+      ...options,
+      journalSize,
+      journalShare:
+        journalBytes === undefined ? undefined : journalShareOf({ journalBytes, maxSessions }),
+    };
     this.#registry = new SessionRegistry(
-      createSession(undefined, options.defaultStore, options),
-      (id) => createSession(id, createMemoryStore(this.#initial, options.budget), options),
-      options.maxSessions,
+      createSession(undefined, options.defaultStore, sessions),
+      (id) => createSession(id, createMemoryStore(this.#initial, options.budget), sessions),
+      maxSessions,
     );
   }
 

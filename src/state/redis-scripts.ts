@@ -425,15 +425,15 @@ export const RECORD_CALL = [
 export const RECORD_ARITY = RECORD_CALL.length;
 
 /**
- * journalBytes: a session's share. Tail: the calls, RECORD_CALL's names for each.
+ * journalShare: a session's share of --journal-bytes. Tail: the calls, RECORD_CALL's names for each.
  * Keeps: the journal bounded by count and bytes per session; counts never lost to a race.
  */
 export const RECORD = scriptWithTail(
-  ['sessionTtl', 'maxSessions', 'journalSize', 'journalBytes', 'maxUnmatched'],
+  ['sessionTtl', 'maxSessions', 'journalSize', 'journalShare', 'maxUnmatched'],
   `
 local now = now_ms()
 local ttl, max = tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions)
-local capacity, max_bytes = tonumber(ARG.journalSize), tonumber(ARG.journalBytes)
+local capacity, max_bytes = tonumber(ARG.journalSize), tonumber(ARG.journalShare)
 local unm_cap = tonumber(ARG.maxUnmatched)
 local function call_at(i) return ${bind(RECORD_CALL, (index) => (index === 0 ? 'i' : `i + ${index}`))} end
 local function count(base, call)

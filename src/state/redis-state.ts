@@ -441,7 +441,7 @@ export class RedisState implements MockState {
       {
         ...this.#openArgs(),
         journalSize: String(o.settings.journalSize),
-        journalBytes: String(journalShareOf(o.settings)),
+        journalShare: String(journalShareOf(o.settings)),
         maxUnmatched: String(COVERAGE_LIMITS.unmatched),
       },
       batch,

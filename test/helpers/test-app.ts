@@ -89,8 +89,8 @@ export interface TestStateOptions {
   maxSessions?: number;
   /** Default 100. */
   journalSize?: number;
-  /** Bytes a session's journal may keep; as good as unbounded when absent. */
-  journalBytes?: number;
+  /** Bytes a session's journal may keep (its share of journalBytes); as good as unbounded when absent. */
+  journalShare?: number;
   /** The budgets; unbounded in memory when absent, the settings' defaults on Redis. */
   maxPets?: number;
   maxStoreBytes?: number;
@@ -100,7 +100,7 @@ export interface TestStateOptions {
 }
 
 /** On Redis a bound must be a number: these stand for "unbounded" and the settings' defaults. */
-const JOURNAL_BYTES = 2 ** 40;
+const JOURNAL_SHARE = 2 ** 40;
 const MAX_PETS = 100_000;
 const MAX_STORE_BYTES = 256 * 1024 * 1024;
 
@@ -118,7 +118,9 @@ export async function openTestState(options: TestStateOptions = {}): Promise<Moc
   const initial = options.initial ?? storeDataFrom(fixturePets.map((pet) => ({ ...pet })));
   const maxSessions = options.maxSessions ?? 10;
   const journalSize = options.journalSize ?? 100;
-  const { journalBytes, maxPets, maxStoreBytes, startupScenario } = options;
+  const { journalShare, maxPets, maxStoreBytes, startupScenario } = options;
+  // The settings' journalBytes is every session's together, the default session's included.
+  const journalBytes = (journalShare ?? JOURNAL_SHARE) * (maxSessions + 1);
   if (testBackend === 'redis') {
     const state = await RedisState.connect({
       settings: {
@@ -130,8 +132,7 @@ export async function openTestState(options: TestStateOptions = {}): Promise<Moc
         maxPets: maxPets ?? MAX_PETS,
         maxStoreBytes: maxStoreBytes ?? MAX_STORE_BYTES,
         journalSize,
-        // journalBytes is a session's here: the settings' total is shared by every session.
-        journalBytes: (journalBytes ?? JOURNAL_BYTES) * (maxSessions + 1),
+        journalBytes,
       },
       initial,
       startupScenario,
@@ -153,9 +154,7 @@ export async function openTestState(options: TestStateOptions = {}): Promise<Moc
     defaultStore: store,
     initial,
     budget,
-    maxSessions,
-    journalSize,
-    journalBytes,
+    settings: { maxSessions, journalSize, journalBytes },
     startupScenario,
   });
 }

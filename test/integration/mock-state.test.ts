@@ -278,7 +278,7 @@ describe(`MockState on ${testBackend}: the journal`, () => {
   it('keeps at most journalBytes per session: the oldest entries go first', async () => {
     const one = journalEntryOf(call(undefined, LIST_200).journal, Number.POSITIVE_INFINITY);
     if (!one) throw new Error('an entry that fits nowhere');
-    const state = await stateWith([1], { journalBytes: 3 * one.cost });
+    const state = await stateWith([1], { journalShare: 3 * one.cost });
     const calls = Array.from({ length: 6 }, () => call('bytes', LIST_200));
     for (const each of calls) state.recordCall(each);
     state.recordCall(call(undefined, LIST_200));

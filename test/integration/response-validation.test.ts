@@ -107,8 +107,7 @@ describe('in the configuration that ships', () => {
         kind: 'memory',
         defaultStore: store,
         initial: { nextId: 2, pets: [] },
-        journalSize: 10,
-        maxSessions: 1,
+        settings: { journalSize: 10, maxSessions: 1 },
       });
       const app = createApp({ ...deps, state });
       const res = await request(app).get('/v1/pets').set(AUTH);

@@ -338,8 +338,7 @@ describe('LocalState', () => {
       kind: 'memory',
       defaultStore: createMemoryStore(initial),
       initial,
-      journalSize: 5,
-      maxSessions,
+      settings: { journalSize: 5, maxSessions },
       startupScenario: 'not-found',
     });
   }
