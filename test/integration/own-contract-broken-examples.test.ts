@@ -137,3 +137,30 @@ describe("with brokenExamples: 'serve'", () => {
     expect(entry?.validationErrors).toEqual([]);
   });
 });
+
+describe('two apps over one contract share its validator, each hearing its own answers', () => {
+  it('serves each broken example in its own app, journaled there only, however requests interleave', async () => {
+    // Both apps hear breaches through the one validator built for the contract
+    // (http/contract-validator.ts): each request must reach its own app's listener.
+    const first = await ownApp(gadgets, { brokenExamples: 'serve' });
+    const second = await ownApp(gadgets, { brokenExamples: 'serve' });
+    // The first app's answers wait (the built-in slow scenario) while the second's pass through
+    // the validator: each answer is judged after the other app's requests have reached it.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0
+          ? request(first.app)
+              .get(`/gadgets/gadgets/${String(i + 1)}`)
+              .set('X-Mock-Scenario', 'slow')
+          : request(second.app).get(`/gadgets/gadgets/${String(i + 1)}`),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    for (const { app } of [first, second]) {
+      const journal = asJournal((await request(app).get('/__admin/requests')).body);
+      expect(journal).toHaveLength(5);
+      for (const entry of journal) expect(entry.validationErrors.join(' ')).toContain('price');
+    }
+    expect([...errors(first.logs), ...errors(second.logs)]).toEqual([]);
+  });
+});
