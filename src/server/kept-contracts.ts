@@ -35,9 +35,17 @@ export function keptContract(
   }: { checked?: boolean; digested?: string; digestedFiles?: readonly string[] } = {},
 ): KeptContract {
   const before = kept.get(path);
+  // The caller's digest where it read the same files (a reload digests them first): they are
+  // read once, not twice.
+  const sameFiles = (files: readonly string[]) =>
+    digested !== undefined && files.join('\n') === digestedFiles.join('\n');
   // Files that read as they did were checked, or not, as the path asks: a reload of the
   // packaged contract checks it whole only once it is edited.
-  if (before && digestOfFiles(before.contract.files) === before.digest) {
+  if (
+    before &&
+    (sameFiles(before.contract.files) ? digested : digestOfFiles(before.contract.files)) ===
+      before.digest
+  ) {
     kept.delete(path);
     kept.set(path, before);
     return before;
@@ -45,9 +53,7 @@ export function keptContract(
   const contract = loadContract(path, { checked });
   // A contract now made of other files than were digested is digested over its own.
   const digest =
-    digested !== undefined && contract.files.join('\n') === digestedFiles.join('\n')
-      ? digested
-      : digestOfFiles(contract.files);
+    digested !== undefined && sameFiles(contract.files) ? digested : digestOfFiles(contract.files);
   kept.delete(path);
   kept.set(path, { contract, digest });
   for (const oldest of kept.keys()) {
