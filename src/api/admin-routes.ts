@@ -18,6 +18,7 @@ import type { ActiveScenario, MockState } from '../state/mock-state.js';
 import { HttpError } from '../http/http-error.js';
 import type { MockControl } from './mock-control.js';
 import { isRecord } from '../util/is-record.js';
+import { listResources, resourceItems, type ServedResources } from './resource-summary.js';
 
 export interface AdminDeps {
   state: MockState;
@@ -30,6 +31,8 @@ export interface AdminDeps {
   brokenExamples: () => readonly BrokenExample[];
   /** What GET /metrics answers with. */
   metrics: MockMetrics;
+  /** The contract's resources and their seeded items (GET /resources). */
+  resources: ServedResources;
 }
 
 export interface AdminApiDeps extends AdminDeps {
@@ -86,6 +89,7 @@ export function createAdminRoutes({
   operations,
   brokenExamples,
   metrics,
+  resources,
 }: AdminDeps): Router {
   // A switch naming a scenario a reload removed fires nothing: it shows as off (a reset may
   // bring back a --scenario whose file is gone).
@@ -149,6 +153,25 @@ export function createAdminRoutes({
           ),
           active,
         });
+      },
+    ],
+    [
+      'get',
+      '/resources',
+      async (req, res) => {
+        res.json(await listResources(resources, state, sessionIdOf(req)));
+      },
+    ],
+    [
+      'get',
+      '/resources/:name/items',
+      async (req, res) => {
+        // The validator has made `parent` an array of strings (absent: none).
+        const parent: unknown = req.query.parent;
+        const parents = Array.isArray(parent) ? parent.map(String) : [];
+        const { name } = req.params;
+        if (typeof name !== 'string') throw new HttpError(404, 'not_found', 'Name a resource.');
+        res.json({ items: await resourceItems(resources, state, sessionIdOf(req), name, parents) });
       },
     ],
     [

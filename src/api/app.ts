@@ -20,7 +20,11 @@ import { logRequest, noSniff } from '../http/request-log.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
-import { answerOperation, createPetHandlers } from './pet-handlers.js';
+import { createPetHandlers } from './pet-handlers.js';
+import { answerOperation } from './answer-operation.js';
+import { createResourceHandlers } from './resource-handlers.js';
+import { createItemSeeds } from '../state/item-seeds.js';
+import type { ResourceModel } from '../contract/resource-model.js';
 import { createErrorShapes } from './error-shape.js';
 import { writtenAnswer } from './send-answer.js';
 import { readBody } from './read-body.js';
@@ -63,6 +67,7 @@ export const APP_SETTINGS = [
   'brokenExamples',
   'seed',
   'maxSessions',
+  'itemCount',
 ] as const;
 
 export type AppSettings = Pick<Config, (typeof APP_SETTINGS)[number]>;
@@ -95,6 +100,8 @@ export interface AppDeps extends Partial<AppSettings> {
    * has given the state newer ones, so a request never mixes versions. The state's own if unset.
    */
   initial?: readonly Pet[] | undefined;
+  /** The contract's resources (infer-resources.ts); none if unset. */
+  resources?: ResourceModel | undefined;
 }
 
 /**
@@ -147,6 +154,18 @@ export function createApp(deps: AppDeps): Express {
     },
   });
   const errorShapes = createErrorShapes(contract, answers);
+  const resources = deps.resources ?? { resources: [], stateless: [] };
+  // Seeded lazily, place by place, with the app's contract version.
+  const seeds = createItemSeeds(resources, answers.generate, deps.itemCount ?? 3);
+  const resourceHandlers = createResourceHandlers(resources, {
+    document: contract.document,
+    basePath: contract.operations.basePath,
+    generate: answers.generate,
+    contractBody: async (name) => {
+      const op = contract.operations.byName(name);
+      return op && (await answers.answer(op)).body;
+    },
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -179,6 +198,7 @@ export function createApp(deps: AppDeps): Express {
         operations: contract.operations.operations,
         brokenExamples: () => answers.brokenExamples(),
         metrics,
+        resources: { model: resources, seeds },
       }),
     );
   }
@@ -236,13 +256,17 @@ export function createApp(deps: AppDeps): Express {
       proxy
         ? proxy.forwardToUpstream
         : answerOperation(
-            createPetHandlers({ defaultStatus: deps.defaultStatus }, contract),
-            // Built with the app, like the validator: a new contract gets new answers.
-            answers,
+            {
+              pets: createPetHandlers({ defaultStatus: deps.defaultStatus }, contract),
+              resources: resourceHandlers,
+              seeds,
+              // Built with the app, like the validator: a new contract gets new answers.
+              answers,
+              initial: deps.initial,
+            },
             state,
             calls,
             sendJson,
-            deps.initial,
           ),
     ),
   );

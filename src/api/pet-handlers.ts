@@ -1,14 +1,10 @@
-import type { RequestHandler } from 'express';
-import type { SendJson } from '../http/exact-json.js';
 import { HttpError } from '../http/http-error.js';
 import { isInt64, parseInt64, type Int64 } from '../util/int64.js';
 import { isPetStatus, type NewPet, type Pet, type PetStatus } from '../state/pet.js';
-import type { ListQuery, MockState } from '../state/mock-state.js';
+import type { ListQuery } from '../state/mock-state.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText } from '../util/quote-text.js';
-import type { PetCalls, Reply } from '../http/pet-call.js';
-import type { ContractAnswers } from '../contract/contract-answers.js';
-import { sendContractAnswer } from './send-answer.js';
+import type { Reply } from '../http/pet-call.js';
 import type { Contract } from '../contract/load-contract.js';
 import type { Operation } from '../contract/operation-index.js';
 
@@ -121,50 +117,4 @@ export function createPetHandlers(
     if (op && handler && isPetStoreOperation(op)) served.set(name, handler);
   }
   return served;
-}
-
-/**
- * Answers a request that passed every check, through res.json (so the validator checks the
- * answer) with int64 digits exact: with its operation's handler, its body without the properties
- * the contract marks writeOnly; or, for an operation the mock has no handler for, with the
- * contract's own answer (its example, or data generated from its schema, in the media type the
- * client accepts), whose source X-Mock-Answer names.
- */
-export function answerOperation(
-  handlers: ReadonlyMap<string, PetHandler>,
-  answers: ContractAnswers,
-  state: MockState,
-  calls: PetCalls,
-  sendJson: SendJson,
-  /** The initial pets of the app's version (see MockState.listPets); the state's own if unset. */
-  initial?: readonly Pet[],
-): RequestHandler {
-  return async function answerOperation(req, res) {
-    const call = calls.of(req);
-    const op = call.match?.operation;
-    if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
-    const handler = handlers.get(op.name);
-    if (!handler) {
-      const answer = await answers.answer(op, {
-        status: call.forcedStatus,
-        choose: (offered) => req.accepts([...offered]),
-      });
-      call.answerSource = answer.source;
-      sendContractAnswer(res, answer, sendJson);
-      return;
-    }
-    const { session } = call;
-    const reply = await handler({
-      params: call.params ?? {},
-      query: req.query,
-      body: call.body,
-      pets: {
-        list: (query) => state.listPets(session, query, initial),
-        get: (id) => state.getPet(session, id, initial),
-        create: (pet) => state.createPet(session, pet),
-      },
-    });
-    const body = answers.withoutWriteOnly(op, reply.status, reply.body);
-    sendJson(res, reply.status, body, reply.headers);
-  };
 }

@@ -103,6 +103,12 @@ export const SETTINGS = {
     shown: '(fixtures; 100 with --seed)',
     help: 'how many pets to generate',
   }),
+  itemCount: integer({
+    default: 3,
+    min: 0,
+    max: 1000,
+    help: "items seeded per collection of each of the contract's resources (pets aside)",
+  }),
   fixtures: text({
     default: defaultFixturesPath,
     shown: 'fixtures/pets.json',

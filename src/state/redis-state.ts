@@ -216,6 +216,13 @@ function coverageArgs(
  * fails at once or within the timeout with StateUnavailableError; the client reconnects by itself.
  */
 export class RedisState implements MockState {
+  // TEMP-STUB (lead's working tree only; replaced by the redis-items branch)
+  listItems(): Promise<never> { return Promise.reject(new Error('TEMP')); }
+  getItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
+  createItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
+  replaceItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
+  deleteItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
+
   readonly kind = 'redis' as const;
   readonly #redis: Redis;
   readonly #options: RedisStateOptions;

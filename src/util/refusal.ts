@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'headers_too_large'
   | 'request_timeout'
   | 'internal_error'
+  // A create whose key the client chose is taken already (a resource of the contract, issue 30).
+  | 'conflict'
   // Refusals of the mock's control plane (scenarios, sessions), not answers of the imitated service.
   | 'not_in_contract'
   | 'unknown_scenario'

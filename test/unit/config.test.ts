@@ -45,6 +45,7 @@ describe('loadConfig: defaults', () => {
       sessionTtl: 3_600_000,
       seed: undefined,
       count: undefined,
+      itemCount: 3,
       fixtures: defaultFixturesPath,
       apiKeys: [],
       defaultStatus: undefined,
@@ -229,6 +230,15 @@ const OPTION_CASES: OptionCase[] = [
     flagValue: '43',
     fromEnv: { seed: 42, count: undefined },
     fromFlag: { seed: 43, count: undefined },
+  },
+  {
+    name: 'itemCount',
+    flag: 'item-count',
+    env: 'MOCK_ITEM_COUNT',
+    envValue: '10',
+    flagValue: '0',
+    fromEnv: { itemCount: 10 },
+    fromFlag: { itemCount: 0 },
   },
   {
     name: 'count',

@@ -1,0 +1,106 @@
+import type { RequestHandler } from 'express';
+import type { ContractAnswers } from '../contract/contract-answers.js';
+import type { SendJson } from '../http/exact-json.js';
+import type { PetCall, PetCalls, Reply } from '../http/pet-call.js';
+import type { ItemSeeds } from '../state/item-seeds.js';
+import type { MockState } from '../state/mock-state.js';
+import type { Pet } from '../state/pet.js';
+import type { PetHandler } from './pet-handlers.js';
+import type { ResourceHandler, ResourceRequest } from './resource-handlers.js';
+import { sendContractAnswer } from './send-answer.js';
+
+/** What answers an operation: the Pet Store's handlers, the resources', else the contract. */
+export interface OperationAnswerers {
+  readonly pets: ReadonlyMap<string, PetHandler>;
+  readonly resources: ReadonlyMap<string, ResourceHandler>;
+  /** The seeded items of the app's contract version (see MockState.listItems). */
+  readonly seeds: ItemSeeds;
+  readonly answers: ContractAnswers;
+  /** The initial pets of the app's version (see MockState.listPets); the state's own if unset. */
+  readonly initial?: readonly Pet[] | undefined;
+}
+
+/** The request as a resource handler reads it, its session's items bound. */
+function resourceRequest(
+  req: Parameters<RequestHandler>[0],
+  call: PetCall,
+  state: MockState,
+  seeds: ItemSeeds,
+): ResourceRequest {
+  const { session } = call;
+  return {
+    params: call.params ?? {},
+    query: req.query,
+    body: call.body,
+    mediaType: req.headers['content-type']?.split(';')[0]?.trim().toLowerCase(),
+    url: {
+      origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      path: call.path,
+      query: call.query,
+    },
+    items: {
+      list: (place) => state.listItems(session, seeds, place),
+      get: (place, key) => state.getItem(session, seeds, place, key),
+      create: (place, item, key) => state.createItem(session, seeds, place, item, key),
+      replace: (place, key, item) => state.replaceItem(session, seeds, place, key, item),
+      remove: (place, key) => state.deleteItem(session, seeds, place, key),
+    },
+  };
+}
+
+/**
+ * Answers a request that passed every check, through res.json (so the validator checks the
+ * answer) with int64 digits exact: with its operation's handler (a Pet Store operation's, else a
+ * resource's: issue 30), its body without the properties the contract marks writeOnly; or, for an
+ * operation no handler keeps state for, or whose success a scenario forced to another status,
+ * with the contract's own answer (its example, or data generated from its schema, in the media
+ * type the client accepts), whose source X-Mock-Answer names.
+ */
+export function answerOperation(
+  answerers: OperationAnswerers,
+  state: MockState,
+  calls: PetCalls,
+  sendJson: SendJson,
+): RequestHandler {
+  const { pets, resources, seeds, answers, initial } = answerers;
+  return async function answerOperation(req, res) {
+    const call = calls.of(req);
+    const op = call.match?.operation;
+    if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
+    const { session } = call;
+    let reply: Reply;
+    const pet = pets.get(op.name);
+    const resource = call.forcedStatus === undefined ? resources.get(op.name) : undefined;
+    if (pet) {
+      reply = await pet({
+        params: call.params ?? {},
+        query: req.query,
+        body: call.body,
+        pets: {
+          list: (query) => state.listPets(session, query, initial),
+          get: (id) => state.getPet(session, id, initial),
+          create: (created) => state.createPet(session, created),
+        },
+      });
+    } else if (resource) {
+      reply = await resource(resourceRequest(req, call, state, seeds));
+    } else {
+      const answer = await answers.answer(op, {
+        status: call.forcedStatus,
+        choose: (offered) => req.accepts([...offered]),
+      });
+      call.answerSource = answer.source;
+      sendContractAnswer(res, answer, sendJson);
+      return;
+    }
+    if (reply.body === undefined) {
+      res
+        .status(reply.status)
+        .set(reply.headers ?? {})
+        .end();
+      return;
+    }
+    const body = answers.withoutWriteOnly(op, reply.status, reply.body);
+    sendJson(res, reply.status, body, reply.headers);
+  };
+}

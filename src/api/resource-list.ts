@@ -1,0 +1,137 @@
+import type { ListShape, Paging } from '../contract/resource-model.js';
+import { HttpError } from '../http/http-error.js';
+import { isRecord } from '../util/is-record.js';
+import { itemKeyText, keyText, type Item } from '../state/item.js';
+
+/** Page size where the contract names a start but no size, nor a default for it. */
+const DEFAULT_PAGE_SIZE = 20;
+
+/** One page of a list, and where the next one starts (undefined: this is the last). */
+export interface ListPage {
+  readonly items: readonly Item[];
+  /** Items that match the filters, on every page. */
+  readonly total: number;
+  /** The query value of the start parameter for the next page, if there is one. */
+  readonly nextStart: string | undefined;
+}
+
+/** A cursor: the key of the last item of a page, opaque to clients. */
+function cursorOf(key: string): string {
+  return Buffer.from(key, 'utf8').toString('base64url');
+}
+
+function keyOfCursor(cursor: string, parameter: string): string {
+  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (cursorOf(key) !== cursor) {
+    throw new HttpError(
+      400,
+      'bad_request',
+      `Query parameter '${parameter}' is not a cursor this mock gave: ask without it for the first page.`,
+    );
+  }
+  return key;
+}
+
+/** Whether an item's property equals a filter's query value (a repeated parameter: any of them). */
+function matches(item: Item, property: string, wanted: unknown): boolean {
+  const actual =
+    keyText(item[property]) ??
+    (typeof item[property] === 'boolean' ? String(item[property]) : undefined);
+  if (actual === undefined) return false;
+  const values = Array.isArray(wanted) ? wanted : [wanted];
+  return values.some((value) => keyText(value) === actual || String(value) === actual);
+}
+
+/** A whole number the validator has read from the query (coerced), or undefined. */
+function numberOf(value: unknown): number | undefined {
+  const number = typeof value === 'string' ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
+}
+
+/** The page size asked for: the query's, else the contract's default, else every item. */
+function sizeOf(paging: Paging, query: Readonly<Record<string, unknown>>): number | undefined {
+  const { size } = paging;
+  if (!size) return paging.start ? DEFAULT_PAGE_SIZE : undefined;
+  return (
+    numberOf(query[size.parameter]) ??
+    size.default ??
+    (paging.start ? DEFAULT_PAGE_SIZE : undefined)
+  );
+}
+
+/**
+ * Filters and pages the items of a collection (in key order) as a list's query asks: each filter
+ * an equality on its property, then the page its paging parameters name.
+ */
+export function pageOf(
+  all: readonly Item[],
+  shape: ListShape,
+  keyProperty: string,
+  query: Readonly<Record<string, unknown>>,
+): ListPage {
+  const filters = shape.filters.filter((filter) => query[filter.parameter] !== undefined);
+  const found =
+    filters.length === 0
+      ? all
+      : all.filter((item) => filters.every((f) => matches(item, f.property, query[f.parameter])));
+  const paging = shape.paging;
+  if (!paging) return { items: found, total: found.length, nextStart: undefined };
+  const size = sizeOf(paging, query);
+  const { start } = paging;
+  const value = start === undefined ? undefined : query[start.parameter];
+  const asked = typeof value === 'string' ? value : keyText(value);
+  let first = 0;
+  if (start && asked !== undefined) {
+    if (start.kind === 'offset') first = Math.max(0, numberOf(asked) ?? 0);
+    else if (start.kind === 'page')
+      first =
+        Math.max(0, (numberOf(asked) ?? start.first) - start.first) * (size ?? DEFAULT_PAGE_SIZE);
+    else {
+      const key = start.kind === 'cursor' ? keyOfCursor(asked, start.parameter) : asked;
+      const at = found.findIndex((item) => itemKeyText(item, keyProperty) === key);
+      // A key no longer listed (deleted since): the page starts after the keys before it.
+      first = at >= 0 ? at + 1 : found.length;
+    }
+  }
+  const end = size === undefined ? found.length : first + size;
+  const items = found.slice(first, end);
+  const last = items.at(-1);
+  let nextStart: string | undefined;
+  if (start && end < found.length && last) {
+    const lastKey = itemKeyText(last, keyProperty) ?? '';
+    if (start.kind === 'offset') nextStart = String(end);
+    else if (start.kind === 'page')
+      nextStart = String(start.first + Math.floor(end / (size ?? DEFAULT_PAGE_SIZE)));
+    else if (start.kind === 'cursor') nextStart = cursorOf(lastKey);
+    else nextStart = lastKey;
+  }
+  return { items, total: found.length, nextStart };
+}
+
+/**
+ * The list's answer: the page's items as a bare array, or in the contract's envelope (its example
+ * or generated data) with the items, the total and the next link or cursor filled in.
+ */
+export function listAnswer(
+  page: ListPage,
+  shape: ListShape,
+  envelope: unknown,
+  nextLink: (start: string) => string,
+): unknown {
+  if (shape.itemsProperty === undefined) return page.items;
+  const { next } = shape;
+  // The envelope's own next is dropped: the page's (or none, or the contract's null) is set below.
+  const body: Record<string, unknown> = Object.fromEntries(
+    Object.entries(isRecord(envelope) ? envelope : {}).filter(
+      ([name, value]) => name !== next?.property || value === null,
+    ),
+  );
+  body[shape.itemsProperty] = page.items;
+  if (shape.totalProperty !== undefined) body[shape.totalProperty] = page.total;
+  // Without a next page, a next the contract's own answer gives as null stays null: its way of
+  // saying "none"; otherwise the property is left out.
+  if (next && page.nextStart !== undefined) {
+    body[next.property] = next.kind === 'link' ? nextLink(page.nextStart) : page.nextStart;
+  }
+  return body;
+}

@@ -1,0 +1,32 @@
+import { isRecord } from '../util/is-record.js';
+import type { OpenApiDocument } from './openapi-document.js';
+import { mergeSchemas } from './schema-merge.js';
+import { derefSchema } from './schema-refs.js';
+
+/** What a resource's item schema says of its top-level properties, for the resource engine. */
+export interface ItemShape {
+  /** Its declared properties; undefined where it declares none (any property is kept). */
+  readonly declared: ReadonlySet<string> | undefined;
+  /** Properties the server fills (`readOnly`): a client's values for them are not kept. */
+  readonly readOnly: ReadonlySet<string>;
+  readonly required: ReadonlySet<string>;
+  /** Properties with a `default`, and its value. */
+  readonly defaults: ReadonlyMap<string, unknown>;
+}
+
+/** Reads an item schema's top-level properties, its `$ref`s and allOf members taken together. */
+export function itemShapeOf(document: OpenApiDocument, schema: unknown): ItemShape {
+  const merged = mergeSchemas(document, [schema], '/item');
+  const readOnly = new Set<string>();
+  const defaults = new Map<string, unknown>();
+  for (const [name, schemas] of merged.properties) {
+    for (const part of schemas) {
+      const own = derefSchema(document, part, '/item');
+      if (!isRecord(own)) continue;
+      if (own.readOnly === true) readOnly.add(name);
+      if ('default' in own && !defaults.has(name)) defaults.set(name, structuredClone(own.default));
+    }
+  }
+  const declared = merged.properties.size === 0 ? undefined : new Set(merged.properties.keys());
+  return { declared, readOnly, required: merged.required, defaults };
+}
