@@ -46,24 +46,30 @@ async function createFaker(): Promise<Faker> {
 export type Generate = (op: Operation, status: number, schema: unknown) => Promise<unknown>;
 
 /**
- * Generates data for the schemas of a contract's answers with a faker seeded from `seed` mixed
- * with the operation's name and the status: the same seed, the same data, on every run and
- * machine. Each value is checked as the validator checks answers; a value the check refuses is
- * tried again, then the smallest value the schema allows (empty lists, no optional property:
- * what is left where a fuller one cannot be kept to). What no value keeps to is a
- * ContractAnswerError naming the operation and the place.
+ * A value for a schema of the contract with a faker seeded from the seed mixed with `mix`: the
+ * same seed and mix, the same value. Throws a SchemaError naming the place, or a plain Error with
+ * the check's first problems, where no value keeps to the schema.
  */
-export function createAnswerGenerator(
+export type GenerateValue = (schema: unknown, mix: readonly (string | number)[]) => Promise<unknown>;
+
+/**
+ * Generates values for the schemas of a contract with a faker seeded from `seed` mixed with the
+ * caller's parts (an operation's name and status, a resource's name and an item's place): the
+ * same seed, the same data, on every run and machine. Each value is checked as the validator
+ * checks answers; a value the check refuses is tried again, then the smallest value the schema
+ * allows (empty lists, no optional property: what is left where a fuller one cannot be kept to).
+ */
+export function createValueGenerator(
   document: OpenApiDocument,
   check: AnswerCheck,
   seed: number,
-): Generate {
+): GenerateValue {
   let faker: Promise<Faker> | undefined;
   const matches = (s: unknown, v: unknown): boolean => check(s, v).length === 0;
-  return async (op, status, schema) => {
+  return async (schema, mix) => {
     faker ??= createFaker();
     const seeded = await faker;
-    seeded.seed([seed, hashText(op.name), status]);
+    seeded.seed([seed, ...mix.map((part) => (typeof part === 'string' ? hashText(part) : part))]);
     const writer = new SchemaFaker(document, seeded, matches);
     let problems: readonly string[] = [];
     let failure: SchemaError | undefined;
@@ -88,9 +94,22 @@ export function createAnswerGenerator(
       if (!(error instanceof SchemaError)) throw error;
     }
     if (failure) throw failure;
-    throw new ContractAnswerError(
-      op,
-      `no generated answer kept to its schema (${problems.slice(0, 3).join('; ')})`,
-    );
+    throw new Error(`no generated value kept to its schema (${problems.slice(0, 3).join('; ')})`);
+  };
+}
+
+/**
+ * Generates data for the schemas of a contract's answers, seeded with the operation's name and
+ * the status (createValueGenerator). What no value keeps to is a ContractAnswerError naming the
+ * operation and the place.
+ */
+export function createAnswerGenerator(generateValue: GenerateValue): Generate {
+  return async (op, status, schema) => {
+    try {
+      return await generateValue(schema, [op.name, status]);
+    } catch (error) {
+      if (error instanceof SchemaError) throw error;
+      throw new ContractAnswerError(op, error instanceof Error ? error.message : String(error));
+    }
   };
 }

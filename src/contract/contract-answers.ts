@@ -1,7 +1,12 @@
 import { isRecord } from '../util/is-record.js';
 import { Refusal } from '../util/refusal.js';
 import { createAnswerCheck, type AnswerCheck } from './answer-check.js';
-import { ContractAnswerError, createAnswerGenerator } from './answer-generator.js';
+import {
+  ContractAnswerError,
+  createAnswerGenerator,
+  createValueGenerator,
+  type GenerateValue,
+} from './answer-generator.js';
 import { answerHeaders } from './answer-headers.js';
 import { examplesOf, operationObject, responseKeyOf } from './document-parts.js';
 import { concreteType, essenceOf, kindOf } from './media-types.js';
@@ -79,6 +84,8 @@ export interface ContractAnswers {
   brokenExamples(): readonly BrokenExample[];
   /** Checks a value against a schema of the contract (as the validator checks answers). */
   readonly check: AnswerCheck;
+  /** A value for a schema of the contract, seeded from the seed mixed with the caller's parts. */
+  readonly generate: GenerateValue;
 }
 
 /** A client's Accept that takes none of the media types an answer is documented in: 406. */
@@ -160,7 +167,8 @@ export function createContractAnswers(
   const reported = new Set<string>();
   const found = new Map<string, BrokenExample>();
 
-  const generate = createAnswerGenerator(document, check, seed);
+  const generateValue = createValueGenerator(document, check, seed);
+  const generate = createAnswerGenerator(generateValue);
 
   const responsesOf = (op: Operation): Record<string, unknown> => {
     const operation = operationObject(document, op.pathKey, op.method);
@@ -382,6 +390,7 @@ export function createContractAnswers(
   }
 
   return {
+    generate: generateValue,
     answer: async (op, request = {}) => {
       const { type } = documented(op, request);
       const key = `${op.name} ${request.status ?? 'natural'} ${type ?? ''}`;

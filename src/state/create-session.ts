@@ -4,6 +4,7 @@ import { createMemoryStore } from './open-store.js';
 import type { PetStore } from './pet-store.js';
 import type { StoreBudget } from './store-budget.js';
 import type { StoreSnapshot } from './store-data.js';
+import { ItemStore } from './item-store.js';
 import { Journal } from './request-journal.js';
 import type { Session } from './session.js';
 
@@ -27,6 +28,7 @@ export function createSession(
   return {
     id,
     store,
+    items: new ItemStore(options.budget),
     scenarios: new ScenarioSwitch(options.startupScenario),
     journal: new Journal(options.journalSize, options.journalShare),
     coverage: new CoverageTally(),

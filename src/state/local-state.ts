@@ -18,6 +18,8 @@ import type { Config } from '../config/settings.js';
 import type { NewPet, Pet } from './pet.js';
 import type { PetStore } from './pet-store.js';
 import type { JournalEntry } from './request-journal.js';
+import type { Created, Item, ItemPlace, NewKey } from './item.js';
+import type { ItemSeeds } from './item-seeds.js';
 import { resetSession, type Session } from './session.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -91,6 +93,48 @@ export class LocalState implements MockState {
 
   createPet(session: SessionId, pet: NewPet): Promise<Pet> {
     return attempt(() => this.#registry.get(session).store.create(pet));
+  }
+
+  listItems(session: SessionId, seeds: ItemSeeds, place: ItemPlace): Promise<readonly Item[]> {
+    return attempt(() => this.#registry.get(session).items.list(seeds, place));
+  }
+
+  getItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+  ): Promise<Item | undefined> {
+    return attempt(() => this.#registry.get(session).items.get(seeds, place, key));
+  }
+
+  createItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    item: Item,
+    key: NewKey,
+  ): Promise<Created> {
+    return attempt(() => this.#registry.get(session).items.create(seeds, place, item, key));
+  }
+
+  replaceItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+    item: Item,
+  ): Promise<boolean> {
+    return attempt(() => this.#registry.get(session).items.replace(seeds, place, key, item));
+  }
+
+  deleteItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+  ): Promise<boolean> {
+    return attempt(() => this.#registry.get(session).items.remove(seeds, place, key));
   }
 
   recordCall({ session, authenticated, journal, coverage }: FinishedCall): void {

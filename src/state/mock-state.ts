@@ -3,6 +3,8 @@ import type { Int64 } from '../util/int64.js';
 import { Refusal } from '../util/refusal.js';
 import type { CoveredAnswer, CoverageTally } from './coverage-tally.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
+import type { Created, Item, ItemPlace, NewKey } from './item.js';
+import type { ItemSeeds } from './item-seeds.js';
 import type { StoreSnapshot } from './store-data.js';
 import type { JournalEntry, JournalRecord } from './request-journal.js';
 
@@ -122,11 +124,44 @@ export interface MockState {
    * once it is kept. Over a budget it rejects with StoreFullError: nothing stored, no id used.
    */
   createPet(session: SessionId, pet: NewPet): Promise<Pet>;
+  // --- the items of the contract's other resources (issue 30) ---
+  // `seeds`: the seeded items of the contract version the request runs on, which a place holds
+  // until the session first writes to it. Keys are texts (`7`, `alice`); lists are in key order.
+  listItems(session: SessionId, seeds: ItemSeeds, place: ItemPlace): Promise<readonly Item[]>;
+  getItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+  ): Promise<Item | undefined>;
+  /**
+   * Stores an item under the client's key or the resource's next one (counted per session), as
+   * one atomic step: a taken key stores nothing; over a budget it rejects with StoreFullError.
+   */
+  createItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    item: Item,
+    key: NewKey,
+  ): Promise<Created>;
+  /** Puts `item` in the place of the one with this key; false, changing nothing, if none. */
+  replaceItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+    item: Item,
+  ): Promise<boolean>;
+  /** Removes the item with this key; false if none. */
+  deleteItem(session: SessionId, seeds: ItemSeeds, place: ItemPlace, key: string): Promise<boolean>;
+
   /** Writes a finished request to the journal and coverage; never throws. */
   recordCall(call: FinishedCall): void;
 
   /**
-   * Back to the start, as one atomic step: initial pets and id counter, what they were charged
+   * Back to the start, as one atomic step: initial pets and id counter, seeded items and key
+   * counters, what they were charged
    * given back, the start-up scenario on, the journal emptied. Coverage is kept.
    */
   reset(session: SessionId): Promise<void>;

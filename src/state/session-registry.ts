@@ -48,7 +48,9 @@ export class SessionRegistry {
         if (oldest.done !== true) {
           const [oldestId, dropped] = oldest.value;
           this.#named.delete(oldestId);
-          dropped.store.discard(); // gives back what its pets took of the store's budget
+          // Gives back what its pets and items took of the stores' budget.
+          dropped.store.discard();
+          dropped.items.discard();
         }
       }
     }
