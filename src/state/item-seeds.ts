@@ -2,7 +2,15 @@ import type { GenerateValue } from '../contract/answer-generator.js';
 import type { Resource, ResourceModel } from '../contract/resource-model.js';
 import { errorMessage } from '../util/error-message.js';
 import { Refusal } from '../util/refusal.js';
-import { compareKeys, isItem, keyText, madeKey, placeId, type Item, type ItemPlace } from './item.js';
+import {
+  compareKeys,
+  isItem,
+  keyText,
+  madeKey,
+  placeId,
+  type Item,
+  type ItemPlace,
+} from './item.js';
 
 /** Parents whose children are seeded: the first ones of each seeded collection. */
 export const SEEDED_PARENTS = 2;
@@ -66,7 +74,9 @@ export function createItemSeeds(
       items.push({ ...value, [resource.key.property]: key });
     }
     const property = resource.key.property;
-    return items.sort((a, b) => compareKeys(keyText(a[property]) ?? '', keyText(b[property]) ?? ''));
+    return items.sort((a, b) =>
+      compareKeys(keyText(a[property]) ?? '', keyText(b[property]) ?? ''),
+    );
   }
 
   /**

@@ -24,7 +24,9 @@ export type Created = { readonly item: Item } | { readonly taken: string };
 
 /** One text per place, for maps: the resource and its parents' keys. */
 export function placeId(place: ItemPlace): string {
-  return place.parents.length === 0 ? place.resource : JSON.stringify([place.resource, ...place.parents]);
+  return place.parents.length === 0
+    ? place.resource
+    : JSON.stringify([place.resource, ...place.parents]);
 }
 
 /** A key's text, as in a path: `7`, `9223372036854775807`, `alice`. */
