@@ -37,6 +37,8 @@ const SHARED = [
   'test/integration/library',
   'test/integration/list-pets',
   'test/integration/mock-state',
+  // The items of a contract's resources: seeds, made keys, budgets, sessions, int64 keys.
+  'test/integration/mock-state-items',
   // The journal's violations and the coverage of relayed answers (brokeContract) in the state.
   'test/integration/proxy',
   // Pets of another contract's shape stored whole (a writeOnly field kept, left out of answers).

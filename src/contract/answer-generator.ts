@@ -50,7 +50,10 @@ export type Generate = (op: Operation, status: number, schema: unknown) => Promi
  * same seed and mix, the same value. Throws a SchemaError naming the place, or a plain Error with
  * the check's first problems, where no value keeps to the schema.
  */
-export type GenerateValue = (schema: unknown, mix: readonly (string | number)[]) => Promise<unknown>;
+export type GenerateValue = (
+  schema: unknown,
+  mix: readonly (string | number)[],
+) => Promise<unknown>;
 
 /**
  * Generates values for the schemas of a contract with a faker seeded from `seed` mixed with the

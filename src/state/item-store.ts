@@ -1,5 +1,4 @@
 import { nextInt64, parseInt64, type Int64 } from '../util/int64.js';
-import { stringifyJson } from '../util/json-codec.js';
 import type { ItemSeeds } from './item-seeds.js';
 import {
   compareKeys,
@@ -12,14 +11,7 @@ import {
   type NewKey,
 } from './item.js';
 import { StoreBudget } from './store-budget.js';
-
-/** What V8 spends on an item besides its JSON text (as for a pet: store-limits.ts). */
-const ITEM_OVERHEAD_BYTES = 128;
-
-/** What an item is charged, in bytes: its JSON text plus an object's overhead. */
-export function itemCost(item: Item): number {
-  return stringifyJson(item).length + ITEM_OVERHEAD_BYTES;
-}
+import { itemCost } from './store-limits.js';
 
 /** The items of one place a session has written to: its own copy, in key order. */
 interface Collection {
@@ -146,7 +138,9 @@ export class ItemStore {
   /** Charges a write's bytes (and a create's item) to the budgets, or throws StoreFullError. */
   #charge(bytes: number, isCreate: boolean): void {
     if (!this.#discarded) {
-      this.#budget.take(isCreate ? this.#added : 0, bytes);
+      // A replace adds no item: only the bytes budget applies (with --max-pets 0 too).
+      if (isCreate) this.#budget.take(this.#added, bytes);
+      else this.#budget.takeBytes(bytes);
       this.#addedBytes += bytes;
     }
     if (isCreate) this.#added += 1;

@@ -45,14 +45,19 @@ export function itemKeyText(item: Item, property: string): string | undefined {
 
 /**
  * Key order: integers by value (`2` before `10`), then any other text in code-unit order. Every
- * backend lists in this order.
+ * backend lists in this order. Keys of one value (`07`, `7`) are two keys, in code-unit order:
+ * only the same text compares equal, which the memory store's sorted search needs.
  */
 export function compareKeys(a: string, b: string): number {
   const x = parseInt64(a);
   const y = parseInt64(b);
-  if (x !== undefined && y !== undefined) return compareInt64(x, y);
+  if (x !== undefined && y !== undefined) return compareInt64(x, y) || compareText(a, b);
   if (x !== undefined) return -1;
   if (y !== undefined) return 1;
+  return compareText(a, b);
+}
+
+function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

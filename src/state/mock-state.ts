@@ -161,8 +161,8 @@ export interface MockState {
 
   /**
    * Back to the start, as one atomic step: initial pets and id counter, seeded items and key
-   * counters, what they were charged
-   * given back, the start-up scenario on, the journal emptied. Coverage is kept.
+   * counters, what they were charged given back, the start-up scenario on, the journal emptied.
+   * Coverage is kept.
    */
   reset(session: SessionId): Promise<void>;
   /** Switches a scenario on, for the next `times` matching requests if given (creates the session). */

@@ -24,6 +24,12 @@
  *   P s{id}:st:<status>      list: the same, of one status; P s{id}:stk names these lists
  *   P s{id}:byid             hash: id -> JSON
  *   P s{id}:next, :added     its next id (absent: the initial data's), pets added since reset
+ *   P s{id}:places           set: the places of items (item.ts placeId) the session has written
+ *                            to; a place not in it shows its seeded items (item-seeds.ts)
+ *   P s{id}:items:<place>    hash: order code (redis-items.ts) -> item JSON
+ *   P s{id}:keys:<place>     sorted set, every score 0: the same order codes, listed in key order
+ *   P s{id}:counters         hash: resource -> the number of its next made key (decimal)
+ *   P s{id}:items-added      items created since reset (counted against maxPets, as pets are)
  *   P s{id}:switch           hash: name ('' when off), remaining ('' until off); absent: start-up
  *   P s{id}:journal, :jbytes list of `cost|entry`, newest first; their bytes
  *   P s{id}:cov, :unm, :unmi its coverage
@@ -37,7 +43,8 @@ local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
--- The pets a session added, their charge given back, and its switch and journal: a reset.
+-- The pets and items a session added, their charge given back, and its switch and journal: a
+-- reset.
 local function clear_own(sid)
   local charged = redis.call('HGET', P .. 'charged', sid)
   if charged then
@@ -46,8 +53,13 @@ local function clear_own(sid)
   end
   local stk = skey(sid, 'stk')
   for _, k in ipairs(redis.call('SMEMBERS', stk)) do redis.call('DEL', k) end
+  local places = skey(sid, 'places')
+  for _, place in ipairs(redis.call('SMEMBERS', places)) do
+    redis.call('DEL', skey(sid, 'items:' .. place), skey(sid, 'keys:' .. place))
+  end
   redis.call('DEL', stk, skey(sid, 'pets'), skey(sid, 'byid'), skey(sid, 'next'),
-    skey(sid, 'added'), skey(sid, 'switch'), skey(sid, 'journal'), skey(sid, 'jbytes'))
+    skey(sid, 'added'), places, skey(sid, 'counters'), skey(sid, 'items-added'),
+    skey(sid, 'switch'), skey(sid, 'journal'), skey(sid, 'jbytes'))
 end
 -- A session gone (expired or least recently used): all of it, its coverage too.
 local function drop(sid)
@@ -77,6 +89,36 @@ local function open(sid, now, ttl, max)
   end
   redis.call('ZADD', P .. 'sessions', now + ttl, sid)
   redis.call('ZADD', P .. 'recency', redis.call('INCR', P .. 'clock'), sid)
+end
+-- Whether a write of cost more bytes fits in --max-store-bytes (max); and the bytes all
+-- sessions' writes take now.
+local function fits(cost, max)
+  local used = tonumber(redis.call('GET', P .. 'budget') or '0')
+  return used + cost <= max, used
+end
+-- Charges a session's write to the bytes budget (a reset gives it back: clear_own).
+local function charge(sid, cost)
+  redis.call('INCRBY', P .. 'budget', cost)
+  redis.call('HINCRBY', P .. 'charged', sid, cost)
+end
+-- A positive decimal plus one, digit by digit (Lua's numbers are doubles: beyond 2^53 they would
+-- lose digits).
+local function next_decimal(text)
+  local digits = {}
+  for i = 1, #text do digits[i] = string.byte(text, i) - 48 end
+  local i = #digits
+  while i >= 1 do
+    if digits[i] < 9 then digits[i] = digits[i] + 1 break end
+    digits[i] = 0
+    i = i - 1
+  end
+  local next = table.concat(digits)
+  if i == 0 then next = '1' .. next end
+  return next
+end
+-- Whether positive decimal a is greater than positive decimal b (neither with leading zeros).
+local function decimal_above(a, b)
+  return #a > #b or (#a == #b and a > b)
 end
 local function switch_of(sid, startup)
   local v = redis.call('HMGET', skey(sid, 'switch'), 'name', 'remaining')
@@ -211,10 +253,10 @@ if added >= tonumber(ARG.maxPets) then return {'full-pets'} end
 -- The session's counter, or the initial data's next id where that is further (a reload).
 local first = ARG.initialNextId
 local id = redis.call('GET', skey(sid, 'next')) or first
-if #first > #id or (#first == #id and first > id) then id = first end
+if decimal_above(first, id) then id = first end
 local cost = tonumber(ARG.costWithoutId) + #id
-local used = tonumber(redis.call('GET', P .. 'budget') or '0')
-if used + cost > tonumber(ARG.maxStoreBytes) then return {'full-bytes', tostring(used)} end
+local ok, used = fits(cost, tonumber(ARG.maxStoreBytes))
+if not ok then return {'full-bytes', tostring(used)} end
 local json = '{"id":' .. id .. ',' .. ARG.petJsonAfterId
 redis.call('RPUSH', skey(sid, 'pets'), json)
 redis.call('HSET', skey(sid, 'byid'), id, json)
@@ -223,22 +265,190 @@ if ARG.status ~= '' then
   redis.call('RPUSH', list, json)
   redis.call('SADD', skey(sid, 'stk'), list)
 end
--- The next id: the decimal string plus one, digit by digit.
-local digits = {}
-for i = 1, #id do digits[i] = string.byte(id, i) - 48 end
-local i = #digits
-while i >= 1 do
-  if digits[i] < 9 then digits[i] = digits[i] + 1 break end
-  digits[i] = 0
-  i = i - 1
-end
-local text = table.concat(digits)
-if i == 0 then text = '1' .. text end
-redis.call('SET', skey(sid, 'next'), text)
+redis.call('SET', skey(sid, 'next'), next_decimal(id))
 redis.call('INCR', skey(sid, 'added'))
-redis.call('INCRBY', P .. 'budget', cost)
-redis.call('HINCRBY', P .. 'charged', sid, cost)
+charge(sid, cost)
 return {'ok', json}
+`,
+);
+
+/** Where a session keeps the items of a place it has written to. */
+const ITEM_KEYS = `
+local function items_of(sid, place) return skey(sid, 'items:' .. place) end
+local function keys_of(sid, place) return skey(sid, 'keys:' .. place) end
+`;
+
+/**
+ * What the scripts that write items share. own_place: whether the session has its own copy of
+ * the place. A write that finds none answers {'seeds'}, changing nothing; the client sends it
+ * again with the place's seeded items as the tail (order code, JSON pairs) and seeded '1', and
+ * they are copied in the same step as the write, so that calls racing to copy a place, from any
+ * replica, keep one copy. The other helpers make keys as item.ts madeKey does, and their order
+ * codes as redis-items.ts orderCode does, for the keys a script makes (ASCII only).
+ */
+const ITEM_WRITES = `${ITEM_KEYS}
+local function own_place(sid, place, seeded)
+  local places = skey(sid, 'places')
+  if redis.call('SISMEMBER', places, place) == 1 then return true end
+  if seeded ~= '1' then return false end
+  local items, keys = items_of(sid, place), keys_of(sid, place)
+  for i = REST, #ARGV, 2 do
+    redis.call('HSET', items, ARGV[i], ARGV[i + 1])
+    redis.call('ZADD', keys, 0, ARGV[i])
+  end
+  redis.call('SADD', places, place)
+  return true
+end
+local INT64_MAX = '9223372036854775807'
+local function order_of(key)
+  if string.match(key, '^%d+$') and not decimal_above(key, INT64_MAX) then
+    return '1' .. string.rep('0', 19 - #key) .. key .. ' ' .. key
+  end
+  local units = string.gsub(key, '.', function(c) return string.format('%04x', string.byte(c)) end)
+  return '2' .. units
+end
+-- The last 12 hex digits of a decimal (n mod 2^48): each step stays below 2^52, exact in a double.
+local function low_hex(decimal)
+  local n = 0
+  for i = 1, #decimal do n = (n * 10 + string.byte(decimal, i) - 48) % 281474976710656 end
+  return string.format('%06x%06x', math.floor(n / 16777216), n % 16777216)
+end
+local function made_key(kind, n)
+  if kind == 'uuid' then return '00000000-0000-4000-8000-' .. low_hex(n) end
+  return n
+end
+`;
+
+/**
+ * The session's items of a place in key order, as JSON; false while the place shows its seeded
+ * items (the session has not written to it). A read: opens no session.
+ */
+export const LIST_ITEMS = script(
+  ['sid', 'place'],
+  `${ITEM_KEYS}
+local sid, place = ARG.sid, ARG.place
+if redis.call('SISMEMBER', skey(sid, 'places'), place) == 0 then return false end
+local items, out = items_of(sid, place), {}
+for _, order in ipairs(redis.call('ZRANGE', keys_of(sid, place), 0, -1)) do
+  table.insert(out, redis.call('HGET', items, order))
+end
+return out
+`,
+);
+
+/**
+ * The item with this order code: {json}, or {} if there is none; false while the place shows its
+ * seeded items. A read: opens no session.
+ */
+export const GET_ITEM = script(
+  ['sid', 'place', 'order'],
+  `${ITEM_KEYS}
+local sid, place = ARG.sid, ARG.place
+if redis.call('SISMEMBER', skey(sid, 'places'), place) == 0 then return false end
+local json = redis.call('HGET', items_of(sid, place), ARG.order)
+if not json then return {} end
+return {json}
+`,
+);
+
+/**
+ * made: the kind of key to make ('integer', 'string', 'uuid'), or '' for the client's: then key is
+ * its text, order its order code, counterFloor the least the counter may be after it (its
+ * integer plus one; '' for none) and jsonBefore the whole JSON. For a made key, the item's JSON
+ * is jsonBefore, the key's JSON, jsonAfter, and costWithoutKey its charge but for the key's JSON.
+ * firstCounter: where the resource's counter starts (seeds.firstCounter). Tail: the seeds.
+ * Keeps: keys are never handed out twice (one counter per resource and session, across
+ * replicas); a taken key stores nothing; a create and its charge to both budgets are one step,
+ * refused whole (no key used) when over one.
+ */
+export const CREATE_ITEM = scriptWithTail(
+  [
+    'sid',
+    'sessionTtl',
+    'maxSessions',
+    'place',
+    'resource',
+    'firstCounter',
+    'made',
+    'key',
+    'order',
+    'counterFloor',
+    'jsonBefore',
+    'jsonAfter',
+    'costWithoutKey',
+    'maxPets',
+    'maxStoreBytes',
+    'seeded',
+  ],
+  `${ITEM_WRITES}
+local now = now_ms()
+local sid, place = ARG.sid, ARG.place
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
+if not own_place(sid, place, ARG.seeded) then return {'seeds'} end
+local items, counters = items_of(sid, place), skey(sid, 'counters')
+local counter = redis.call('HGET', counters, ARG.resource) or ARG.firstCounter
+local key, order, key_json = ARG.key, ARG.order, ''
+if ARG.made ~= '' then
+  key = made_key(ARG.made, counter)
+  order = order_of(key)
+  key_json = key
+  if ARG.made ~= 'integer' then key_json = '"' .. key .. '"' end
+end
+if redis.call('HEXISTS', items, order) == 1 then return {'taken', key} end
+local added = tonumber(redis.call('GET', skey(sid, 'items-added')) or '0')
+if added >= tonumber(ARG.maxPets) then return {'full-pets'} end
+local cost = tonumber(ARG.costWithoutKey) + #key_json
+local ok, used = fits(cost, tonumber(ARG.maxStoreBytes))
+if not ok then return {'full-bytes', tostring(used)} end
+local json = ARG.jsonBefore .. key_json .. ARG.jsonAfter
+redis.call('HSET', items, order, json)
+redis.call('ZADD', keys_of(sid, place), 0, order)
+-- Past a client's integer key too, so made keys never meet it.
+if ARG.made ~= '' then
+  counter = next_decimal(counter)
+elseif ARG.counterFloor ~= '' and decimal_above(ARG.counterFloor, counter) then
+  counter = ARG.counterFloor
+end
+redis.call('HSET', counters, ARG.resource, counter)
+redis.call('INCR', skey(sid, 'items-added'))
+charge(sid, cost)
+return {'ok', json}
+`,
+);
+
+/**
+ * Puts the JSON in the place of the item with this order code, charging cost; {'missing'} (nothing
+ * changed) if there is none. Tail: the seeds.
+ */
+export const REPLACE_ITEM = scriptWithTail(
+  ['sid', 'sessionTtl', 'maxSessions', 'place', 'order', 'json', 'cost', 'maxStoreBytes', 'seeded'],
+  `${ITEM_WRITES}
+local now = now_ms()
+local sid, place = ARG.sid, ARG.place
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
+if not own_place(sid, place, ARG.seeded) then return {'seeds'} end
+local items = items_of(sid, place)
+if redis.call('HEXISTS', items, ARG.order) == 0 then return {'missing'} end
+local cost = tonumber(ARG.cost)
+local ok, used = fits(cost, tonumber(ARG.maxStoreBytes))
+if not ok then return {'full-bytes', tostring(used)} end
+redis.call('HSET', items, ARG.order, ARG.json)
+charge(sid, cost)
+return {'ok'}
+`,
+);
+
+/** Removes the item with this order code; {'missing'} if there is none. Tail: the seeds. */
+export const DELETE_ITEM = scriptWithTail(
+  ['sid', 'sessionTtl', 'maxSessions', 'place', 'order', 'seeded'],
+  `${ITEM_WRITES}
+local now = now_ms()
+local sid, place = ARG.sid, ARG.place
+open(sid, now, tonumber(ARG.sessionTtl), tonumber(ARG.maxSessions))
+if not own_place(sid, place, ARG.seeded) then return {'seeds'} end
+if redis.call('HDEL', items_of(sid, place), ARG.order) == 0 then return {'missing'} end
+redis.call('ZREM', keys_of(sid, place), ARG.order)
+return {'ok'}
 `,
 );
 

@@ -27,7 +27,10 @@ import {
 import * as scripts from './redis-scripts.js';
 import { argvOf, inOrder, RECORD_CALL, type ArgsOf, type RedisScript } from './redis-scripts.js';
 import { checkSessionId } from './session-id.js';
-import { StoreFullError, petCost } from './store-limits.js';
+import { StoreFullError, itemCost, petCost } from './store-limits.js';
+import { keyText, placeId, type Created, type Item, type ItemPlace, type NewKey } from './item.js';
+import type { ItemSeeds } from './item-seeds.js';
+import { createItemArgs, itemOf, orderCode, seedTail } from './redis-items.js';
 import type { StoreSnapshot } from './store-data.js';
 import { truncate } from '../util/quote-text.js';
 
@@ -106,6 +109,11 @@ const SCRIPTS = {
   storedPets: new LuaScript(scripts.STORED_PETS),
   switchOff: new LuaScript(scripts.SWITCH_OFF),
   resetAll: new LuaScript(scripts.RESET_ALL),
+  listItems: new LuaScript(scripts.LIST_ITEMS),
+  getItem: new LuaScript(scripts.GET_ITEM),
+  createItem: new LuaScript(scripts.CREATE_ITEM),
+  replaceItem: new LuaScript(scripts.REPLACE_ITEM),
+  deleteItem: new LuaScript(scripts.DELETE_ITEM),
 } as const;
 
 function isStringArray(value: unknown): value is string[] {
@@ -212,17 +220,12 @@ function coverageArgs(
  * The state of every replica on one prefix of one Redis. The initial data stays in each process
  * (every replica has the same: the prefix says which); Redis keeps what sessions add and change.
  * A request's path makes at most two round trips (beginCall, one pet call); reading the initial
- * pets makes none. Records are sent after the answer, batched. While Redis is away every call
- * fails at once or within the timeout with StateUnavailableError; the client reconnects by itself.
+ * pets makes none. An item call makes one, a write two the first time its session writes to the
+ * place (the second brings the place's seeded items, computed in this process, to copy). Records
+ * are sent after the answer, batched. While Redis is away every call fails at once or within the
+ * timeout with StateUnavailableError; the client reconnects by itself.
  */
 export class RedisState implements MockState {
-  // TEMP-STUB (lead's working tree only; replaced by the redis-items branch)
-  listItems(): Promise<never> { return Promise.reject(new Error('TEMP')); }
-  getItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
-  createItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
-  replaceItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
-  deleteItem(): Promise<never> { return Promise.reject(new Error('TEMP')); }
-
   readonly kind = 'redis' as const;
   readonly #redis: Redis;
   readonly #options: RedisStateOptions;
@@ -403,11 +406,128 @@ export class RedisState implements MockState {
     });
     if (!isStringArray(result)) throw new Error('createPet: an answer of the wrong shape');
     const [outcome, detail = ''] = result;
+    this.#refuseWhenFull(outcome, detail);
+    return petOf(detail);
+  }
+
+  async listItems(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+  ): Promise<readonly Item[]> {
+    const own = await this.#run(SCRIPTS.listItems, { sid: sid(session), place: placeId(place) });
+    if (!isStringArray(own)) return seeds.itemsOf(place);
+    return own.map(itemOf);
+  }
+
+  async getItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+  ): Promise<Item | undefined> {
+    const found = await this.#run(SCRIPTS.getItem, {
+      sid: sid(session),
+      place: placeId(place),
+      order: orderCode(key),
+    });
+    if (isStringArray(found)) return found[0] === undefined ? undefined : itemOf(found[0]);
+    const property = seeds.keyOf(place.resource);
+    return (await seeds.itemsOf(place)).find((item) => keyText(item[property]) === key);
+  }
+
+  async createItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    item: Item,
+    key: NewKey,
+  ): Promise<Created> {
+    const args = {
+      sid: sid(session),
+      ...this.#openArgs(),
+      place: placeId(place),
+      resource: place.resource,
+      firstCounter: String(seeds.firstCounter(place.resource)),
+      ...createItemArgs(item, key),
+      maxPets: String(this.#options.settings.maxPets),
+      maxStoreBytes: String(this.#options.settings.maxStoreBytes),
+    };
+    const [outcome, detail = ''] = await this.#writeItems(seeds, place, (tail) =>
+      this.#run(SCRIPTS.createItem, { ...args, seeded: tail ? '1' : '0' }, tail ?? []),
+    );
+    if (outcome === 'taken') return { taken: detail };
+    this.#refuseWhenFull(outcome, detail);
+    return { item: itemOf(detail) };
+  }
+
+  async replaceItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+    item: Item,
+  ): Promise<boolean> {
+    const args = {
+      sid: sid(session),
+      ...this.#openArgs(),
+      place: placeId(place),
+      order: orderCode(key),
+      json: stringifyJson(item),
+      cost: String(itemCost(item)),
+      maxStoreBytes: String(this.#options.settings.maxStoreBytes),
+    };
+    const [outcome, detail = ''] = await this.#writeItems(seeds, place, (tail) =>
+      this.#run(SCRIPTS.replaceItem, { ...args, seeded: tail ? '1' : '0' }, tail ?? []),
+    );
+    this.#refuseWhenFull(outcome, detail);
+    return outcome === 'ok';
+  }
+
+  async deleteItem(
+    session: SessionId,
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    key: string,
+  ): Promise<boolean> {
+    const args = {
+      sid: sid(session),
+      ...this.#openArgs(),
+      place: placeId(place),
+      order: orderCode(key),
+    };
+    const [outcome] = await this.#writeItems(seeds, place, (tail) =>
+      this.#run(SCRIPTS.deleteItem, { ...args, seeded: tail ? '1' : '0' }, tail ?? []),
+    );
+    return outcome === 'ok';
+  }
+
+  /**
+   * Runs a script that writes to a place, without its seeded items; if the session has no copy
+   * of the place yet (the script answers 'seeds', having changed nothing), once more with them.
+   * Seeds are sent only then: a place's first write takes two round trips, the others one.
+   */
+  async #writeItems(
+    seeds: ItemSeeds,
+    place: ItemPlace,
+    write: (tail: readonly string[] | undefined) => Promise<unknown>,
+  ): Promise<string[]> {
+    let result = await write(undefined);
+    if (isStringArray(result) && result[0] === 'seeds') {
+      result = await write(await seedTail(seeds, place));
+    }
+    if (!isStringArray(result) || result[0] === 'seeds') {
+      throw new Error('an item write: an answer of the wrong shape');
+    }
+    return result;
+  }
+
+  /** A script's refusal over a budget as StoreFullError (nothing was stored, no key used). */
+  #refuseWhenFull(outcome: string | undefined, detail: string): void {
     if (outcome === 'full-pets') throw StoreFullError.ofPets(this.#options.settings.maxPets);
     if (outcome === 'full-bytes') {
       throw StoreFullError.ofBytes(Number(detail), this.#options.settings.maxStoreBytes);
     }
-    return petOf(detail);
   }
 
   recordCall({ session, authenticated, journal, coverage }: FinishedCall): void {

@@ -18,8 +18,8 @@ export interface Session {
 }
 
 /**
- * Back to the start: initial pets and id counter, seeded items, start-up scenario, empty journal. Coverage is
- * kept: tests reset between cases, and it reports what all of them exercised.
+ * Back to the start: initial pets and id counter, seeded items, start-up scenario, empty journal.
+ * Coverage is kept: tests reset between cases, and it reports what all of them exercised.
  */
 export async function resetSession(session: Session): Promise<void> {
   await session.store.reset();

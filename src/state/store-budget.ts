@@ -38,8 +38,17 @@ export class StoreBudget {
    * StoreFullError, taking nothing, when either budget would be exceeded.
    */
   take(added: number, bytes: number): void {
-    const { maxPets, maxStoreBytes } = this.limits;
+    const { maxPets } = this.limits;
     if (added >= maxPets) throw StoreFullError.ofPets(maxPets);
+    this.takeBytes(bytes);
+  }
+
+  /**
+   * Takes `bytes` for a write that adds nothing to count (an item replaced); throws
+   * StoreFullError, taking nothing, when the bytes budget would be exceeded.
+   */
+  takeBytes(bytes: number): void {
+    const { maxStoreBytes } = this.limits;
     if (this.#usedBytes + bytes > maxStoreBytes) {
       throw StoreFullError.ofBytes(this.#usedBytes, maxStoreBytes);
     }

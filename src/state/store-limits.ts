@@ -1,5 +1,6 @@
 import { Refusal } from '../util/refusal.js';
 import { stringifyJson } from '../util/json-codec.js';
+import type { Item } from './item.js';
 import type { Pet } from './pet.js';
 
 // The budgets every backend applies to what clients add (the seam's, beside mock-state.ts): the
@@ -22,6 +23,11 @@ const PET_OVERHEAD_BYTES = 128;
 
 export function petCost(pet: Pet): number {
   return stringifyJson(pet).length + PET_OVERHEAD_BYTES;
+}
+
+/** What an item of another resource is charged, in bytes: as a pet, its JSON and an overhead. */
+export function itemCost(item: Item): number {
+  return stringifyJson(item).length + PET_OVERHEAD_BYTES;
 }
 
 /** A create over a budget: nothing was stored and no id was used. */

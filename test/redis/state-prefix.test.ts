@@ -6,6 +6,10 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/config-error.js';
 import { startMockServer, type MockServer } from '../../src/index.js';
+import type { ItemPlace, NewKey } from '../../src/state/item.js';
+import type { ItemSeeds } from '../../src/state/item-seeds.js';
+import { RedisState } from '../../src/state/redis-state.js';
+import { storeDataFrom } from '../../src/state/store-data.js';
 import { isRecord } from '../../src/util/is-record.js';
 import { pollUntil } from '../helpers/poll-until.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
@@ -73,6 +77,52 @@ async function send(
   return res.status;
 }
 
+/**
+ * The item calls of every kind (issue 30), on a state of the prefix's own: the pet API does not
+ * serve items yet, so they are made on the seam.
+ */
+async function writeItems(url: string, prefix: string): Promise<void> {
+  const state = await RedisState.connect({
+    settings: {
+      stateUrl: url,
+      statePrefix: prefix,
+      stateTimeout: TEST_STATE_TIMEOUT_MS,
+      sessionTtl: 3_600_000,
+      maxSessions: 2,
+      maxPets: 100,
+      maxStoreBytes: 1024 * 1024,
+      journalSize: 10,
+      journalBytes: 1024 * 1024,
+    },
+    initial: storeDataFrom([]),
+    startupScenario: undefined,
+    identity: {},
+  });
+  const users: ItemPlace = { resource: 'users', parents: [] };
+  const orders: ItemPlace = { resource: 'users.orders', parents: ['1'] };
+  const seeds: ItemSeeds = {
+    itemsOf: (place) => Promise.resolve(place.parents.length === 0 ? [{ id: 1, name: 'a' }] : []),
+    firstCounter: () => 2,
+    keyOf: () => 'id',
+  };
+  const made: NewKey = { property: 'id', chosen: undefined, kind: 'integer' };
+  try {
+    await state.createItem(undefined, seeds, users, { name: 'b' }, made);
+    await state.createItem(undefined, seeds, orders, { total: 1 }, made);
+    await state.createItem('delta', seeds, users, { name: 'c' }, { property: 'id', chosen: 9 });
+    await state.listItems(undefined, seeds, users);
+    await state.getItem('delta', seeds, users, '9');
+    await state.replaceItem(undefined, seeds, users, '1', { id: 1, name: 'z' });
+    await state.deleteItem('delta', seeds, users, '1');
+    await state.reset('delta');
+    await state.createItem('epsilon', seeds, users, { name: 'd' }, made);
+    await state.createItem('zeta', seeds, users, { name: 'e' }, made); // drops the oldest
+    await state.resetAll();
+  } finally {
+    await state.close();
+  }
+}
+
 /** Every key a Redis command writes, from keyspace events, as they are published. */
 async function watchWrittenKeys(url: string): Promise<{ keys: Set<string>; stop(): void }> {
   const control = new Redis(url);
@@ -111,7 +161,7 @@ async function allKeys(url: string): Promise<string[]> {
 
 describe('the keys of a --state-prefix', () => {
   it(
-    'are the only keys a mock writes, through creates, reads, sessions, switches, records and reloads',
+    'are the only keys a mock writes, through creates, reads, sessions, switches, records, reloads and items',
     async () => {
       const prefix = 'prefix-keys:';
       const written = await watchWrittenKeys(redis.url);
@@ -153,6 +203,7 @@ describe('the keys of a --state-prefix', () => {
         expect(await send(mock, '/pets', 'gamma', { ...pet, status: 'available' })).toBe(201);
         mocks.splice(mocks.indexOf(mock), 1);
         await mock.close(); // its last records sent
+        await writeItems(redis.url, prefix);
 
         // Keyspace events come in order: once the marker's is in, every write before it is too.
         const marker = `${prefix}test-marker`;
@@ -191,6 +242,14 @@ describe('the keys of a --state-prefix', () => {
               's{alpha}:cov',
               's{alpha}:unm',
               's{gamma}:switch',
+              's{}:places',
+              's{}:items:users',
+              's{}:keys:users',
+              's{}:items:["users.orders","1"]',
+              's{}:keys:["users.orders","1"]',
+              's{}:counters',
+              's{}:items-added',
+              's{delta}:items:users',
             ].map((key) => `${prefix}${key}`),
           ),
         );
