@@ -37,6 +37,8 @@ const SHARED = [
   'test/integration/library',
   'test/integration/list-pets',
   'test/integration/mock-state',
+  // Items of a contract's resources through HTTP: created, listed, nested, per session, reset.
+  'test/integration/resources',
   // The items of a contract's resources: seeds, made keys, budgets, sessions, int64 keys.
   'test/integration/mock-state-items',
   // The journal's violations and the coverage of relayed answers (brokeContract) in the state.
