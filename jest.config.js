@@ -71,6 +71,8 @@ export default {
   // Both cores: the tests own their data and ports, so files run side by side (jest's default
   // on 2 cores is one worker).
   maxWorkers: 2,
+  // Here, not in `common`: jest reads testTimeout from the run's config, not a project's.
+  testTimeout: common.testTimeout,
   projects: [
     {
       ...common,

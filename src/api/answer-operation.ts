@@ -8,6 +8,8 @@ import type { Pet } from '../state/pet.js';
 import type { PetHandler } from './pet-handlers.js';
 import type { ResourceHandler, ResourceRequest } from './resource-handlers.js';
 import { sendContractAnswer } from './send-answer.js';
+import { contentTypeOf, kindOf } from '../contract/media-types.js';
+import { isRecord } from '../util/is-record.js';
 
 /** What answers an operation: the Pet Store's handlers, the resources', else the contract. */
 export interface OperationAnswerers {
@@ -70,7 +72,17 @@ export function answerOperation(
     const { session } = call;
     let reply: Reply;
     const pet = pets.get(op.name);
-    const resource = call.forcedStatus === undefined ? resources.get(op.name) : undefined;
+    // A resource keeps state for JSON (or form) bodies and JSON answers; a request in another
+    // media type (XML), or one a scenario forced to another status, is answered from the contract.
+    const accepted =
+      answers.mediaTypesOf(op).length === 0 || req.accepts([...answers.mediaTypesOf(op)]);
+    const answerType = typeof accepted === 'string' ? accepted : undefined;
+    const resource =
+      call.forcedStatus === undefined &&
+      (answerType === undefined || kindOf(answerType) === 'json') &&
+      (call.body === undefined || isRecord(call.body))
+        ? resources.get(op.name)
+        : undefined;
     if (pet) {
       reply = await pet({
         params: call.params ?? {},
@@ -101,6 +113,11 @@ export function answerOperation(
       return;
     }
     const body = answers.withoutWriteOnly(op, reply.status, reply.body);
-    sendJson(res, reply.status, body, reply.headers);
+    // application/json keeps res.json's own Content-Type; another JSON type is named.
+    const headers =
+      answerType === undefined || answerType === 'application/json'
+        ? reply.headers
+        : { ...reply.headers, 'Content-Type': contentTypeOf(answerType) };
+    sendJson(res, reply.status, body, headers);
   };
 }
