@@ -70,6 +70,42 @@ export interface ReloadStatus {
   readonly at: string;
 }
 
+/** A resource the mock keeps items of, as GET /__admin/resources shows it. */
+export interface ResourceSummary {
+  readonly name: string;
+  readonly collectionPath: string;
+  readonly itemPath: string | null;
+  /** The resource whose items this one's sit under; null for a top-level one. */
+  readonly parent: string | null;
+  readonly key: {
+    readonly property: string;
+    readonly kind: string;
+    readonly format: string | null;
+    /** never, optional or required: whether a create's body carries the key. */
+    readonly fromClient: string;
+  };
+  readonly operations: readonly {
+    readonly role: string;
+    readonly operation: string;
+    /** The query parameters a list filters by. */
+    readonly filters: readonly string[];
+  }[];
+  readonly hints: readonly string[];
+  /** Items the session holds; null for a nested resource (they are counted per parent). */
+  readonly items: number | null;
+}
+
+/** An operation answered from the contract, and why no resource claims it. */
+export interface StatelessOperation {
+  readonly operation: string;
+  readonly reason: string;
+}
+
+export interface ResourceList {
+  readonly resources: readonly ResourceSummary[];
+  readonly stateless: readonly StatelessOperation[];
+}
+
 /** The admin API answered 401: the console asks for the admin token. */
 export class AdminTokenNeeded extends Error {
   override name = 'AdminTokenNeeded';
@@ -228,6 +264,49 @@ function coverageOf(value: unknown): CoverageReport {
   };
 }
 
+function resourceOf(value: unknown): ResourceSummary {
+  const resource = recordOf(value, 'a resource');
+  const key = recordOf(resource.key, 'key');
+  return {
+    name: text(resource.name, 'name'),
+    collectionPath: text(resource.collectionPath, 'collectionPath'),
+    itemPath: textOrNull(resource.itemPath, 'itemPath'),
+    parent:
+      resource.parent === null
+        ? null
+        : text(recordOf(resource.parent, 'parent').resource, 'parent.resource'),
+    key: {
+      property: text(key.property, 'key.property'),
+      kind: text(key.kind, 'key.kind'),
+      format: textOrNull(key.format, 'key.format'),
+      fromClient: text(key.fromClient, 'key.fromClient'),
+    },
+    operations: listOf(resource.operations, 'operations').map((item) => {
+      const op = recordOf(item, 'an operation');
+      return {
+        role: text(op.role, 'role'),
+        operation: text(op.operation, 'operation'),
+        filters: listOf(op.filters ?? [], 'filters').map((filter) =>
+          text(recordOf(filter, 'a filter').parameter, 'filter.parameter'),
+        ),
+      };
+    }),
+    hints: listOf(resource.hints, 'hints').map((hint) => text(hint, 'a hint')),
+    items: resource.items === null ? null : count(resource.items, 'items'),
+  };
+}
+
+function resourceListOf(value: unknown): ResourceList {
+  const body = recordOf(value, 'the resource list');
+  return {
+    resources: listOf(body.resources, 'resources').map(resourceOf),
+    stateless: listOf(body.stateless, 'stateless').map((item) => {
+      const op = recordOf(item, 'a stateless operation');
+      return { operation: text(op.operation, 'operation'), reason: text(op.reason, 'reason') };
+    }),
+  };
+}
+
 const TOKEN_KEY = 'petstore-mock.admin-token';
 
 /** The admin token, kept for this tab only: never in a URL, a cookie or localStorage. */
@@ -293,6 +372,18 @@ export class AdminClient {
 
   async coverage(): Promise<CoverageReport> {
     return coverageOf(await this.#call('GET', 'coverage'));
+  }
+
+  async resources(): Promise<ResourceList> {
+    return resourceListOf(await this.#call('GET', 'resources'));
+  }
+
+  /** The session's items of a top-level resource, in key order. */
+  async resourceItems(name: string): Promise<Record<string, unknown>[]> {
+    const body = await this.#call('GET', `resources/${encodeURIComponent(name)}/items`);
+    return listOf(recordOf(body, 'the items').items, 'items').map((item) =>
+      recordOf(item, 'an item'),
+    );
   }
 
   async activate(name: string, times?: number): Promise<void> {

@@ -1,12 +1,13 @@
 /**
- * The QA console at /__admin/ui: scenarios, sessions, the request journal, reset and coverage,
- * over the admin API of the mock that serves it.
+ * The QA console at /__admin/ui: scenarios, sessions, the request journal, reset, coverage and
+ * the contract's resources, over the admin API of the mock that serves it.
  */
 import { AdminClient, AdminTokenNeeded, adminToken, type SessionSummary } from './admin-client.js';
 import { CoverageView } from './coverage-view.js';
 import { byId, h } from './dom.js';
 import { JournalView } from './journal-view.js';
 import { ReloadBanner } from './reload-banner.js';
+import { ResourcesView } from './resources-view.js';
 import { ScenariosView } from './scenarios-view.js';
 
 /** How often the page asks for news, in milliseconds. */
@@ -58,6 +59,7 @@ function report(error: unknown): void {
 const journal = new JournalView(say);
 const coverage = new CoverageView();
 const reloadBanner = new ReloadBanner();
+const resources = new ResourcesView(refreshNow);
 const scenarios = new ScenariosView({
   activate(name, times) {
     act(
@@ -103,19 +105,25 @@ async function refresh(): Promise<void> {
   const session = generation;
   refreshesAsked += 1;
   const asked = refreshesAsked;
-  const [list, sessions, requests, answered, reload] = await Promise.all([
+  const [list, sessions, requests, answered, reload, contractResources] = await Promise.all([
     client.scenarios(),
     client.sessions(),
     client.requests(JOURNAL_LIMIT),
     client.coverage(),
     client.reloadStatus(),
+    client.resources(),
   ]);
+  // Asked after the list, so a resource a reload took away is never asked for.
+  const chosen = resources.chosenIn(contractResources);
+  const items =
+    chosen === undefined ? undefined : { name: chosen, items: await client.resourceItems(chosen) };
   if (session !== generation || asked < refreshShown) return;
   refreshShown = asked;
   scenarios.show(list.scenarios, list.active);
   showSessions(sessions);
   journal.show(requests, client.session);
   coverage.show(answered, client.session);
+  resources.show(contractResources, items, client.session);
   if (reloadBanner.show(reload)) say('The edit applied: the mock serves the new version.');
   if (!loaded) say(`Showing session ${sessionName()}.`);
   loaded = true;

@@ -4,13 +4,17 @@
  * UPDATE_SCREENSHOT=1 also writes docs/qa-console.png (1280×800) for docs/admin-and-console.md.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startMockServer, type MockServer, type MockServerOptions } from '../../src/index.js';
+import type { ResourceModel } from '../../src/contract/resource-model.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { shippedScenarios } from '../helpers/test-app.js';
 import { copyMockFiles } from '../helpers/reload-files.js';
+import { loadOwn, ownApp } from '../helpers/own-contract.js';
+import { SHOP_MODEL } from '../helpers/shop-model.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -32,6 +36,8 @@ const SHIPPED = [...shippedScenarios.keys()];
 let userDataDir: string;
 let context: BrowserContext;
 let mock: MockServer | undefined;
+/** The shop contract's app, listening (openShopConsole). */
+let shop: Server | undefined;
 let page: Page;
 /** Console errors and uncaught exceptions of the page. */
 let problems: string[];
@@ -55,19 +61,47 @@ afterEach(async () => {
   await page.close();
   await mock?.close();
   mock = undefined;
+  if (shop) {
+    const server = shop;
+    shop = undefined;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 /** A fresh mock and a fresh page on its console. */
 async function openConsole(options: MockServerOptions = {}): Promise<MockServer> {
   mock = await startMockServer(options);
+  await openPage(mock.adminUrl);
+  return mock;
+}
+
+/**
+ * The shop contract (test/fixtures/own/resources/shop.yaml) served with its resources on a free
+ * port, and a fresh page on its console; the origin. The model is handed in, as the engine's
+ * tests do: startMockServer does not infer resources yet.
+ */
+async function openShopConsole(itemCount: number, model: ResourceModel = SHOP_MODEL) {
+  const { app } = await ownApp(loadOwn('resources', 'shop.yaml'), { resources: model, itemCount });
+  const server = createServer(app);
+  shop = server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const origin = `http://127.0.0.1:${String(address.port)}`;
+  await openPage(`${origin}/__admin`);
+  return origin;
+}
+
+/** A fresh page on the console of the admin API at `adminUrl`. */
+async function openPage(adminUrl: string): Promise<void> {
   page = await context.newPage();
   problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${mock.adminUrl}/ui`);
-  return mock;
+  await page.goto(`${adminUrl}/ui`);
 }
 
 async function petCall(path: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -98,6 +132,9 @@ describe('the QA console in Chromium', () => {
     await operationsOf('not-found').getByText('Operations: getPet', { exact: true }).waitFor();
     await operationsOf('slow').getByText('Operations: every operation', { exact: true }).waitFor();
     await page.getByText('No scenario is on.').waitFor();
+    await page
+      .getByText('The mock found no resources in this contract', { exact: false })
+      .waitFor();
     expect(problems).toEqual([]);
   });
 
@@ -389,6 +426,114 @@ describe('the QA console in Chromium', () => {
         : join(userDataDir, 'qa-console.png');
     await page.screenshot({ path });
     expect(statSync(path).size).toBeLessThan(300_000);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the Resources view of the QA console', () => {
+  /** The table's rows, each as its header and cells read (a line per block). */
+  async function resourceRows(): Promise<string[][]> {
+    const rows = page.locator('#resource-rows tr');
+    const read: string[][] = [];
+    for (let i = 0; i < (await rows.count()); i += 1) {
+      read.push(await rows.nth(i).locator('th, td').allInnerTexts());
+    }
+    return read;
+  }
+
+  /** The shown items of the chosen resource, one compact JSON text each. */
+  async function shownItems(): Promise<unknown[]> {
+    const texts = await page.locator('#resource-items li').allTextContents();
+    return texts.map((text): unknown => JSON.parse(text));
+  }
+
+  it("lists the resources with their counts, and a session's items apart from the default's", async () => {
+    const origin = await openShopConsole(3);
+    const showUsers = page.getByRole('button', { name: 'Show items of users', exact: true });
+    await showUsers.waitFor();
+    expect(await resourceRows()).toEqual([
+      [
+        'users',
+        '/users\n/users/{username}',
+        'username (string, given by the client)',
+        'list, create, read, replace, update, delete\nFilters: role',
+        '3',
+      ],
+      [
+        'users.orders\nin users',
+        '/users/{username}/orders\n/users/{username}/orders/{orderId}',
+        'id (integer, int64)',
+        'list, create, read',
+        'per parent',
+      ],
+      ['articles', '/articles\n/articles/{slug}', 'slug (string)', 'create, read', '3'],
+    ]);
+    // Only a top-level resource shows its items: a nested one's are per parent.
+    expect(await page.getByRole('button', { name: /^Show items of/ }).count()).toBe(2);
+
+    const created = await fetch(`${origin}/api/users`, {
+      method: 'POST',
+      headers: { ...PET_AUTH, 'Content-Type': 'application/json', 'X-Mock-Session': 'qa-1' },
+      body: JSON.stringify({ username: 'quinn', role: 'member' }),
+    });
+    expect(created.status).toBe(201);
+
+    // The default session: its seeded three, without the one created in qa-1.
+    await showUsers.click();
+    expect(await showUsers.getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('heading', { name: 'Items of users in session default' }).waitFor();
+    const seeded = await shownItems();
+    expect(seeded).toHaveLength(3);
+    expect(seeded).not.toContainEqual(expect.objectContaining({ username: 'quinn' }));
+    expect((await resourceRows())[0]?.at(-1)).toBe('3');
+
+    // Session qa-1: four, the created one among them.
+    const select = page.getByRole('combobox', { name: 'Session' });
+    await select.locator('option', { hasText: 'qa-1' }).waitFor({
+      state: 'attached',
+      timeout: JOURNAL_WAIT_MS,
+    });
+    await select.selectOption('qa-1');
+    await page.getByRole('heading', { name: 'Items of users in session qa-1' }).waitFor();
+    const inSession = await shownItems();
+    expect(inSession).toHaveLength(4);
+    expect(inSession).toContainEqual(
+      expect.objectContaining({ username: 'quinn', role: 'member' }),
+    );
+    expect((await resourceRows())[0]?.at(-1)).toBe('4');
+
+    // Pressed again, the items are hidden.
+    await showUsers.click();
+    expect(await showUsers.getAttribute('aria-pressed')).toBe('false');
+    await page.locator('#resource-items').waitFor({ state: 'hidden' });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a bounded number of items with a note of the rest, and the stateless operations', async () => {
+    const model: ResourceModel = {
+      resources: SHOP_MODEL.resources.filter((resource) => resource.name !== 'articles'),
+      stateless: [
+        { operation: 'createArticle', reason: "left out of this test's model" },
+        { operation: 'getArticle', reason: "left out of this test's model" },
+      ],
+    };
+    await openShopConsole(23, model);
+    await page.getByRole('button', { name: 'Show items of users', exact: true }).click();
+    await page.getByRole('heading', { name: 'Items of users in session default' }).waitFor();
+    expect(await shownItems()).toHaveLength(20);
+    await page
+      .getByText('3 more not shown: GET /__admin/resources/users/items lists them all.')
+      .waitFor();
+
+    const stateless = page.getByText('2 operations answered from the contract, not kept');
+    const reasons = page.locator('#stateless-list');
+    expect(await reasons.isVisible()).toBe(false);
+    await stateless.click();
+    expect(await page.locator('#stateless-list li').allTextContents()).toEqual([
+      "createArticle: left out of this test's model",
+      "getArticle: left out of this test's model",
+    ]);
+    expect(await reasons.isVisible()).toBe(true);
     expect(problems).toEqual([]);
   });
 });
