@@ -134,3 +134,13 @@ function seededKey(
   if (text === undefined || text === '') return String(n);
   return taken.has(text) ? `${text}-${String(n)}` : text;
 }
+
+/** The seeded item of a place with this key, if any: what a place holds until its first write. */
+export async function seededItem(
+  seeds: ItemSeeds,
+  place: ItemPlace,
+  key: string,
+): Promise<Item | undefined> {
+  const property = seeds.keyOf(place.resource);
+  return (await seeds.itemsOf(place)).find((item) => keyText(item[property]) === key);
+}

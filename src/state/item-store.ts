@@ -1,5 +1,5 @@
 import { nextInt64, parseInt64, type Int64 } from '../util/int64.js';
-import type { ItemSeeds } from './item-seeds.js';
+import { seededItem, type ItemSeeds } from './item-seeds.js';
 import {
   compareKeys,
   keyText,
@@ -71,10 +71,7 @@ export class ItemStore {
 
   async get(seeds: ItemSeeds, place: ItemPlace, key: string): Promise<Item | undefined> {
     const own = this.#own.get(placeId(place));
-    if (own) return own.byKey.get(key);
-    const seeded = await seeds.itemsOf(place);
-    const property = seeds.keyOf(place.resource);
-    return seeded.find((item) => keyText(item[property]) === key);
+    return own ? own.byKey.get(key) : seededItem(seeds, place, key);
   }
 
   /**

@@ -19,7 +19,7 @@ import type { NewPet, Pet } from './pet.js';
 import type { PetStore } from './pet-store.js';
 import type { JournalEntry } from './request-journal.js';
 import type { Created, Item, ItemPlace, NewKey } from './item.js';
-import type { ItemSeeds } from './item-seeds.js';
+import { seededItem, type ItemSeeds } from './item-seeds.js';
 import { resetSession, type Session } from './session.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -95,8 +95,13 @@ export class LocalState implements MockState {
     return attempt(() => this.#registry.get(session).store.create(pet));
   }
 
+  // Reads of items neither create a session nor make it more recent (the admin API and the
+  // console read them too): a session that is not live holds its seeded items.
   listItems(session: SessionId, seeds: ItemSeeds, place: ItemPlace): Promise<readonly Item[]> {
-    return attempt(() => this.#registry.get(session).items.list(seeds, place));
+    return attempt(() => {
+      const live = this.#live(session);
+      return live ? live.items.list(seeds, place) : seeds.itemsOf(place);
+    });
   }
 
   getItem(
@@ -105,7 +110,10 @@ export class LocalState implements MockState {
     place: ItemPlace,
     key: string,
   ): Promise<Item | undefined> {
-    return attempt(() => this.#registry.get(session).items.get(seeds, place, key));
+    return attempt(() => {
+      const live = this.#live(session);
+      return live ? live.items.get(seeds, place, key) : seededItem(seeds, place, key);
+    });
   }
 
   createItem(

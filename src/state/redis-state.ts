@@ -28,8 +28,8 @@ import * as scripts from './redis-scripts.js';
 import { argvOf, inOrder, RECORD_CALL, type ArgsOf, type RedisScript } from './redis-scripts.js';
 import { checkSessionId } from './session-id.js';
 import { StoreFullError, itemCost, petCost } from './store-limits.js';
-import { keyText, placeId, type Created, type Item, type ItemPlace, type NewKey } from './item.js';
-import type { ItemSeeds } from './item-seeds.js';
+import { placeId, type Created, type Item, type ItemPlace, type NewKey } from './item.js';
+import { seededItem, type ItemSeeds } from './item-seeds.js';
 import { createItemArgs, itemOf, orderCode, seedTail } from './redis-items.js';
 import type { StoreSnapshot } from './store-data.js';
 import { truncate } from '../util/quote-text.js';
@@ -432,8 +432,7 @@ export class RedisState implements MockState {
       order: orderCode(key),
     });
     if (isStringArray(found)) return found[0] === undefined ? undefined : itemOf(found[0]);
-    const property = seeds.keyOf(place.resource);
-    return (await seeds.itemsOf(place)).find((item) => keyText(item[property]) === key);
+    return seededItem(seeds, place, key);
   }
 
   async createItem(

@@ -232,5 +232,12 @@ describe('GET /__admin/resources shows what was inferred and what a session hold
     expect(at(nested.body, 'code')).toBe('bad_request');
     const unknown = await request(app).get('/__admin/resources/nope/items');
     expect(unknown.status).toBe(404);
+
+    // Reads: a session that is not live shows the seeded items, and is not created by them.
+    const unseen = await request(app).get('/__admin/resources').set('X-Mock-Session', 'unseen');
+    expect(at(unseen.body, 'resources', 0, 'items')).toBe(4);
+    await request(app).get('/__admin/resources/users/items').set('X-Mock-Session', 'unseen');
+    const sessions = await request(app).get('/__admin/sessions');
+    expect(pluck(at(sessions.body, 'sessions'), 'id')).toEqual([null, 's1']);
   });
 });
