@@ -78,7 +78,12 @@ export interface ResourceOperation {
   readonly role: ResourceRole;
   /** Operation.name: its operationId, else `GET /path/{template}`. */
   readonly operation: string;
-  /** The success status it answers with: the contract's (the lowest 2XX it documents). */
+  /**
+   * The success status it answers with: the contract's (the lowest 2XX it documents). Where it
+   * documents a success only by `2XX` or `default`, or none at all (the Swagger Petstore's
+   * `POST /pet` documents only a 405), the role's usual one: 201 for a create, 204 for a delete
+   * without content, else 200 (undocumented in the last case).
+   */
   readonly status: number;
   /** Whether that success answer has a body (a 204, or a 200 documented without content: none). */
   readonly answersBody: boolean;
@@ -87,7 +92,8 @@ export interface ResourceOperation {
   /** The same for the request body (create, replace, update). */
   readonly bodyWrapper: string | undefined;
   /**
-   * create, replace, update: the answer carries only these properties of the item (`{"id": …}`);
+   * create, replace, update, delete: the answer carries only these properties of the item
+   * (`{"id": …}`; none for an empty object, as Asana's delete answers `{"data": {}}`);
    * undefined: the whole item.
    */
   readonly answerProperties: readonly string[] | undefined;
@@ -114,9 +120,16 @@ export interface ResourceOperation {
 export interface ListShape {
   /** The envelope's one array property holding the items (`data`, `items`…); undefined: bare array. */
   readonly itemsProperty: string | undefined;
-  /** The envelope's total count property (`total`, `total_count`, `count`…), if any. */
+  /**
+   * The envelope's total count property (`total`, `total_count`, `count`…), if any: a dotted
+   * path where it sits in an object of the envelope (`meta.total`).
+   */
   readonly totalProperty: string | undefined;
-  /** The envelope's next-page property: a link (URI) or a cursor (opaque string), if any. */
+  /**
+   * The envelope's next-page property: a link (URI) or a cursor (opaque string), if any; a
+   * dotted path where it sits in an object of the envelope (`links.pages.next`,
+   * `_links.next.href`).
+   */
   readonly next: { readonly property: string; readonly kind: 'link' | 'cursor' } | undefined;
   /** Query parameters that name a property of the item: equality filters. */
   readonly filters: readonly { readonly parameter: string; readonly property: string }[];
