@@ -22,7 +22,9 @@ import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
 import { createPetHandlers } from './pet-handlers.js';
 import { answerOperation } from './answer-operation.js';
-import { createResourceHandlers } from './resource-handlers.js';
+import { createResourceHandlers, withoutResourcesOf } from './resource-handlers.js';
+import { inferResources } from '../contract/infer-resources.js';
+import { hintsOfDocument } from '../contract/resource-hints.js';
 import { createItemSeeds } from '../state/item-seeds.js';
 import type { ResourceModel } from '../contract/resource-model.js';
 import { createErrorShapes } from './error-shape.js';
@@ -100,7 +102,10 @@ export interface AppDeps extends Partial<AppSettings> {
    * has given the state newer ones, so a request never mixes versions. The state's own if unset.
    */
   initial?: readonly Pet[] | undefined;
-  /** The contract's resources (infer-resources.ts); none if unset. */
+  /**
+   * The contract's resources (infer-resources.ts, with the hints file beside it); inferred from
+   * the contract and its x-mock-* hints alone if unset.
+   */
   resources?: ResourceModel | undefined;
 }
 
@@ -154,7 +159,19 @@ export function createApp(deps: AppDeps): Express {
     },
   });
   const errorShapes = createErrorShapes(contract, answers);
-  const resources = deps.resources ?? { resources: [], stateless: [] };
+  const pets = createPetHandlers({ defaultStatus: deps.defaultStatus }, contract);
+  // The server infers with the hints file beside the contract too (load-definition.ts); a bare
+  // app reads the contract's own x-mock-* hints, and no file.
+  const resources = withoutResourcesOf(
+    deps.resources ??
+      inferResources(
+        contract.document,
+        contract.operations,
+        hintsOfDocument(contract.path, contract.document, contract.operations),
+      ),
+    new Set(pets.keys()),
+    "its resource is the Pet Store's pets, kept by their own handlers",
+  );
   // Seeded lazily, place by place, with the app's contract version.
   const seeds = createItemSeeds(resources, answers.generate, deps.itemCount ?? 3);
   const resourceHandlers = createResourceHandlers(resources, {
@@ -257,7 +274,7 @@ export function createApp(deps: AppDeps): Express {
         ? proxy.forwardToUpstream
         : answerOperation(
             {
-              pets: createPetHandlers({ defaultStatus: deps.defaultStatus }, contract),
+              pets,
               resources: resourceHandlers,
               seeds,
               // Built with the app, like the validator: a new contract gets new answers.

@@ -51,8 +51,21 @@ export interface ResourceContract {
 interface Served {
   readonly resource: Resource;
   readonly shape: ItemShape;
-  /** Its ancestors, outermost first, each with the path parameter naming its item. */
-  readonly ancestors: readonly { readonly resource: Resource; readonly parameter: string }[];
+  /**
+   * Its ancestors the model holds, outermost first: each must have the item the request's path
+   * names (else a 404).
+   */
+  readonly ancestors: readonly Resource[];
+  /**
+   * Every path parameter of its collection path, in order: the place of its items. A parent the
+   * model does not hold (`/repos/{owner}/{repo}/issues`) still keeps its items apart.
+   */
+  readonly placeParameters: readonly string[];
+}
+
+/** The parameters of a path template, in order: `/users/{userId}/orders` → `['userId']`. */
+function parametersOf(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].flatMap((match) => match[1] ?? []);
 }
 
 /** The key a path names, as the store writes keys; undefined where no item could have it. */
@@ -65,7 +78,7 @@ function notFound(op: ResourceOperation, what: Resource, key: string): HttpError
   return new HttpError(
     op.notFound ?? 404,
     'not_found',
-    `No ${what.name} has the ${what.key.property} ${quoteText(key)}.`,
+    `No item of '${what.name}' has the ${what.key.property} ${quoteText(key)}.`,
   );
 }
 
@@ -119,17 +132,18 @@ export function createResourceHandlers(
   const byName = new Map(model.resources.map((resource) => [resource.name, resource]));
   const handlers = new Map<string, ResourceHandler>();
   for (const resource of model.resources) {
-    const ancestors: { resource: Resource; parameter: string }[] = [];
+    const ancestors: Resource[] = [];
     for (let link = resource.parent; link;) {
       const parent = byName.get(link.resource);
       if (!parent) break;
-      ancestors.unshift({ resource: parent, parameter: link.parameter });
+      ancestors.unshift(parent);
       link = parent.parent;
     }
     const served: Served = {
       resource,
       shape: itemShapeOf(contract.document, resource.itemSchema),
       ancestors,
+      placeParameters: parametersOf(resource.collectionPath),
     };
     for (const op of resource.operations) {
       handlers.set(op.operation, handlerOf(served, op, contract));
@@ -138,22 +152,35 @@ export function createResourceHandlers(
   return handlers;
 }
 
-/** The place a request's path names, its parents checked to exist (else a 404). */
+/**
+ * The place a request's path names: its collection path's parameters, each ancestor's key as
+ * that ancestor writes keys; every ancestor the model holds checked to exist (else a 404).
+ */
 async function placeOf(
   served: Served,
   op: ResourceOperation,
   request: ResourceRequest,
 ): Promise<ItemPlace> {
-  const parents: string[] = [];
-  for (const { resource, parameter } of served.ancestors) {
+  const texts = new Map<string, string>();
+  for (const ancestor of served.ancestors) {
+    const parameter = ancestor.key.parameter;
+    if (parameter === undefined) continue;
     const text = request.params[parameter] ?? '';
-    const key = keyFromPath(resource, text);
-    const place = { resource: resource.name, parents: [...parents] };
-    if (key === undefined || !(await request.items.get(place, key))) {
-      throw notFound(op, resource, text);
+    const key = keyFromPath(ancestor, text);
+    const parents = parametersOf(ancestor.collectionPath).map(
+      (name) => texts.get(name) ?? request.params[name] ?? '',
+    );
+    if (
+      key === undefined ||
+      !(await request.items.get({ resource: ancestor.name, parents }, key))
+    ) {
+      throw notFound(op, ancestor, text);
     }
-    parents.push(key);
+    texts.set(parameter, key);
   }
+  const parents = served.placeParameters.map(
+    (name) => texts.get(name) ?? request.params[name] ?? '',
+  );
   return { resource: served.resource.name, parents };
 }
 
@@ -354,4 +381,26 @@ function locationOf(
     encodeURIComponent(name === resource.key.parameter ? key : (params[name] ?? '')),
   );
   return `${basePath}${path}`;
+}
+
+/**
+ * The model less the resources any of whose operations other handlers answer (the Pet Store's
+ * pets, kept by their own store until they are one case of the engine): a resource's items are
+ * kept in one place or not at all. Their other operations are answered from the contract.
+ */
+export function withoutResourcesOf(
+  model: ResourceModel,
+  handledElsewhere: ReadonlySet<string>,
+  why: string,
+): ResourceModel {
+  const kept = model.resources.filter(
+    (resource) => !resource.operations.some((op) => handledElsewhere.has(op.operation)),
+  );
+  if (kept.length === model.resources.length) return model;
+  const dropped = model.resources
+    .filter((resource) => !kept.includes(resource))
+    .flatMap((resource) => resource.operations.map((op) => op.operation))
+    .filter((operation) => !handledElsewhere.has(operation))
+    .map((operation) => ({ operation, reason: why }));
+  return { resources: kept, stateless: [...model.stateless, ...dropped] };
 }

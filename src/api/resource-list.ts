@@ -109,8 +109,23 @@ export function pageOf(
 }
 
 /**
+ * A copy of `value` with `path` (dotted: `meta.total`, `links.pages.next`) set to `to`, the
+ * objects on the way copied or made; `to` undefined leaves the last property out, unless the
+ * contract's own answer gives it as null (its way of saying "none").
+ */
+function withPath(value: unknown, path: readonly string[], to: unknown): Record<string, unknown> {
+  const [name, ...rest] = path;
+  const copy: Record<string, unknown> = isRecord(value) ? { ...value } : {};
+  if (name === undefined) return copy;
+  if (rest.length > 0) return { ...copy, [name]: withPath(copy[name], rest, to) };
+  if (to !== undefined) return { ...copy, [name]: to };
+  return Object.fromEntries(Object.entries(copy).filter(([key, v]) => key !== name || v === null));
+}
+
+/**
  * The list's answer: the page's items as a bare array, or in the contract's envelope (its example
- * or generated data) with the items, the total and the next link or cursor filled in.
+ * or generated data) with the items, the total and the next link or cursor filled in (each where
+ * the model places it, in a nested object too).
  */
 export function listAnswer(
   page: ListPage,
@@ -119,19 +134,15 @@ export function listAnswer(
   nextLink: (start: string) => string,
 ): unknown {
   if (shape.itemsProperty === undefined) return page.items;
+  let body = withPath(envelope, [shape.itemsProperty], page.items);
+  if (shape.totalProperty !== undefined) {
+    body = withPath(body, shape.totalProperty.split('.'), page.total);
+  }
   const { next } = shape;
-  // The envelope's own next is dropped: the page's (or none, or the contract's null) is set below.
-  const body: Record<string, unknown> = Object.fromEntries(
-    Object.entries(isRecord(envelope) ? envelope : {}).filter(
-      ([name, value]) => name !== next?.property || value === null,
-    ),
-  );
-  body[shape.itemsProperty] = page.items;
-  if (shape.totalProperty !== undefined) body[shape.totalProperty] = page.total;
-  // Without a next page, a next the contract's own answer gives as null stays null: its way of
-  // saying "none"; otherwise the property is left out.
-  if (next && page.nextStart !== undefined) {
-    body[next.property] = next.kind === 'link' ? nextLink(page.nextStart) : page.nextStart;
+  if (next) {
+    const start = page.nextStart;
+    const value = start === undefined ? undefined : next.kind === 'link' ? nextLink(start) : start;
+    body = withPath(body, next.property.split('.'), value);
   }
   return body;
 }

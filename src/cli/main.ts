@@ -30,6 +30,15 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       },
     });
   }
+  if (argv[0] === 'resources') {
+    const { runResourcesCommand } = await import('./resources-command.js');
+    return runResourcesCommand(argv.slice(1), env, {
+      out: (text) => process.stdout.write(text),
+      err: (line) => {
+        console.error(line);
+      },
+    });
+  }
   const command = loadConfig(argv, env);
   if (command.kind === 'help') {
     console.log(helpText());

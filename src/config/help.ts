@@ -15,6 +15,7 @@ export function helpText(): string {
     '',
     'Usage: petstore-mock [options]',
     '       petstore-mock coverage --url <mock> [options]   (see petstore-mock coverage --help)',
+    '       petstore-mock resources [--contract <file>]     (what the mock infers from a contract)',
     '',
     ...rows,
     `  ${'--help, -h'.padEnd(FLAG_WIDTH)}print this help`,

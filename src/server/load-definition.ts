@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/settings.js';
 import type { Contract } from '../contract/load-contract.js';
 import { keptContract } from './kept-contracts.js';
+import { inferResources } from '../contract/infer-resources.js';
+import { hintsFilePath, readResourceHints } from '../contract/resource-hints.js';
+import type { ResourceModel } from '../contract/resource-model.js';
 import { loadScenarioFolders, type ScenarioFolder } from '../contract/load-scenarios.js';
 import type { Scenario } from '../contract/scenario.js';
 import { loadInitialData, type InitialDataSource } from '../state/initial-data-for.js';
@@ -24,6 +27,8 @@ export interface MockDefinition {
   readonly initial: StoreData;
   /** How the initial data is made, in words: `fixtures <file>` or `seed 1, count 100`. */
   readonly initialSource: string;
+  /** The contract's resources, inferred with its hints (docs/resources.md). */
+  readonly resources: ResourceModel;
   /** A digest of each part's files as read: what a reload compares. */
   readonly digests: Readonly<Record<DefinitionPart, string>>;
 }
@@ -99,21 +104,39 @@ export function scenarioFoldersOf(
 
 /**
  * What each part of the definition would read now, as digests. `contractFiles`: the files the
- * contract was last read from (its own, and those its references name).
+ * contract was last read from (its own, and those its references name); the contract's part
+ * covers its hints file too (`<name>.mock-hints.yaml`, docs/resources.md).
  */
 export function currentDigests(
   config: Config,
   contractFiles: readonly string[] = [config.contract],
 ): Record<DefinitionPart, string> {
+  return readDigests(config, contractFiles).digests;
+}
+
+/** The parts' digests, and the contract files' own (what kept-contracts.ts compares). */
+function readDigests(
+  config: Config,
+  contractFiles: readonly string[],
+): { digests: Record<DefinitionPart, string>; contractFiles: string } {
   const source = initialDataSource(config);
+  const files = digestOf(contractFiles.map(textOf));
   return {
-    contract: digestOf(contractFiles.map(textOf)),
-    scenarios: digestOf(scenarioFoldersOf(config).map(({ dir }) => folderDigest(dir))),
-    fixtures:
-      source.kind === 'fixtures'
-        ? digestOf([textOf(source.path)])
-        : digestOf([`seed ${source.seed}`, `count ${source.count}`]),
+    contractFiles: files,
+    digests: {
+      contract: withHints(config.contract, files),
+      scenarios: digestOf(scenarioFoldersOf(config).map(({ dir }) => folderDigest(dir))),
+      fixtures:
+        source.kind === 'fixtures'
+          ? digestOf([textOf(source.path)])
+          : digestOf([`seed ${source.seed}`, `count ${source.count}`]),
+    },
   };
+}
+
+/** The contract part's digest: its files', and its hints file's (absent reads as absent). */
+function withHints(contractPath: string, filesDigest: string): string {
+  return digestOf([filesDigest, textOf(hintsFilePath(contractPath))]);
 }
 
 /**
@@ -125,15 +148,21 @@ export async function loadDefinition(
   { reload = false, contractFiles }: { reload?: boolean; contractFiles?: readonly string[] } = {},
 ): Promise<MockDefinition> {
   // Digests first: an edit landing while the files are read is then seen again by the next look.
-  const digests = currentDigests(config, contractFiles);
+  const read = readDigests(config, contractFiles ?? [config.contract]);
+  const { digests } = read;
   const checked = reload || config.contract !== defaultContractPath;
   // Read once per version of its files in this process (kept-contracts.ts).
   const { contract, digest } = keptContract(config.contract, {
     checked,
-    digested: digests.contract,
+    digested: read.contractFiles,
     digestedFiles: contractFiles ?? [config.contract],
   });
-  digests.contract = digest;
+  digests.contract = withHints(config.contract, digest);
+  const resources = inferResources(
+    contract.document,
+    contract.operations,
+    readResourceHints(config.contract, contract.document, contract.operations),
+  );
   const scenarios = loadScenarioFolders(scenarioFoldersOf(config), contract);
   const source = initialDataSource(config);
   const pets = await initialPets(config, source, contract);
@@ -142,6 +171,7 @@ export async function loadDefinition(
     scenarios,
     initial: pets.initial,
     initialSource: pets.source,
+    resources,
     digests,
   };
 }

@@ -134,6 +134,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Start
         contract: next.contract,
         scenarios: next.scenarios,
         initial: next.initial.pets,
+        resources: next.resources,
         control,
       }),
   });

@@ -2,6 +2,7 @@ import { watch, statSync, readdirSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/settings.js';
 import { isFolder, scenarioFoldersOf } from './load-definition.js';
+import { hintsFilePath } from '../contract/resource-hints.js';
 
 /** Watching files; close() stops it. */
 export interface Watcher {
@@ -28,6 +29,7 @@ export function watchedPaths(config: Config, contractFiles: readonly string[]): 
   const generated = config.seed !== undefined || config.count !== undefined;
   return [
     ...contractFiles,
+    hintsFilePath(config.contract),
     ...scenarioFoldersOf(config).map(({ dir }) => dir),
     ...(generated ? [] : [config.fixtures]),
   ];
