@@ -173,7 +173,12 @@ export function createApp(deps: AppDeps): Express {
     "its resource is the Pet Store's pets, kept by their own handlers",
   );
   // Seeded lazily, place by place, with the app's contract version.
-  const seeds = createItemSeeds(resources, answers.generate, deps.itemCount ?? 3);
+  const seeds = createItemSeeds(
+    resources,
+    contract.document,
+    answers.generate,
+    deps.itemCount ?? 3,
+  );
   const resourceHandlers = createResourceHandlers(resources, {
     document: contract.document,
     basePath: contract.operations.basePath,

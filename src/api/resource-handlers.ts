@@ -1,10 +1,11 @@
 import type { GenerateValue } from '../contract/answer-generator.js';
-import { itemShapeOf, type ItemShape } from '../contract/item-shape.js';
+import { freshValueSchema, itemShapeOf, type ItemShape } from '../contract/item-shape.js';
 import type { OpenApiDocument } from '../contract/openapi-document.js';
 import type { Resource, ResourceModel, ResourceOperation } from '../contract/resource-model.js';
 import { HttpError } from '../http/http-error.js';
 import type { Reply } from '../http/pet-call.js';
 import { parseInt64 } from '../util/int64.js';
+import { stringifyJson } from '../util/json-codec.js';
 import { isRecord } from '../util/is-record.js';
 import { quoteText } from '../util/quote-text.js';
 import { keyText, type Created, type Item, type ItemPlace, type NewKey } from '../state/item.js';
@@ -282,16 +283,12 @@ function handlerOf(
           ...place.parents,
           JSON.stringify(client),
         ]);
-        const key: NewKey =
-          typeof chosen === 'string' || typeof chosen === 'number' || typeof chosen === 'bigint'
-            ? { property: keyProperty, chosen }
-            : { property: keyProperty, chosen: undefined, kind: resource.key.kind };
-        const created = await request.items.create(place, filled, key);
+        const created = await createWithKey(served, contract, request, place, filled, chosen);
         if ('taken' in created) {
           throw new HttpError(
             op.conflict ?? 409,
             'conflict',
-            `A ${resource.name} with the ${keyProperty} ${quoteText(created.taken)} exists already.`,
+            `An item of '${resource.name}' with the ${keyProperty} ${quoteText(created.taken)} exists already.`,
           );
         }
         const headers =
@@ -403,4 +400,52 @@ export function withoutResourcesOf(
     .filter((operation) => !handledElsewhere.has(operation))
     .map((operation) => ({ operation, reason: why }));
   return { resources: kept, stateless: [...model.stateless, ...dropped] };
+}
+
+/** Tries of a generated string key before the store's counted one is taken instead. */
+const KEY_TRIES = 5;
+
+/**
+ * Stores a created item under the client's key, or a new one: integer and uuid keys are the
+ * store's (counted per session); a string key is generated from its own schema, so it keeps to
+ * the schema's pattern or format (`^urn:doc:\d+$`), tried again where taken.
+ */
+async function createWithKey(
+  served: Served,
+  contract: ResourceContract,
+  request: ResourceRequest,
+  place: ItemPlace,
+  item: Item,
+  chosen: unknown,
+): Promise<Created> {
+  const { key } = served.resource;
+  if (typeof chosen === 'string' || typeof chosen === 'number' || typeof chosen === 'bigint') {
+    return request.items.create(place, item, { property: key.property, chosen });
+  }
+  const own = served.shape.schemas.get(key.property);
+  const schema = own === undefined ? undefined : freshValueSchema(contract.document, own);
+  if (key.kind === 'string' && schema !== undefined) {
+    for (let attempt = 0; attempt < KEY_TRIES; attempt += 1) {
+      const made = keyText(
+        await contract.generate(schema, [
+          served.resource.name,
+          'key',
+          ...place.parents,
+          attempt,
+          stringifyJson(item),
+        ]),
+      );
+      if (made === undefined || made === '') break;
+      const created = await request.items.create(place, item, {
+        property: key.property,
+        chosen: made,
+      });
+      if (!('taken' in created)) return created;
+    }
+  }
+  return request.items.create(place, item, {
+    property: key.property,
+    chosen: undefined,
+    kind: key.kind,
+  });
 }

@@ -12,6 +12,8 @@ export interface ItemShape {
   readonly required: ReadonlySet<string>;
   /** Properties with a `default`, and its value. */
   readonly defaults: ReadonlyMap<string, unknown>;
+  /** Each declared property's schema (its schemas in an allOf taken together). */
+  readonly schemas: ReadonlyMap<string, unknown>;
 }
 
 /** Reads an item schema's top-level properties, its `$ref`s and allOf members taken together. */
@@ -28,5 +30,23 @@ export function itemShapeOf(document: OpenApiDocument, schema: unknown): ItemSha
     }
   }
   const declared = merged.properties.size === 0 ? undefined : new Set(merged.properties.keys());
-  return { declared, readOnly, required: merged.required, defaults };
+  const schemas = new Map(
+    [...merged.properties].map(([name, parts]) => [
+      name,
+      parts.length === 1 ? parts[0] : { allOf: parts },
+    ]),
+  );
+  return { declared, readOnly, required: merged.required, defaults, schemas };
+}
+
+/**
+ * A property's schema without its own `example`, `examples` and `default`: what new, distinct
+ * values (keys) are generated from. The generator prefers a schema's example, the same each time.
+ */
+export function freshValueSchema(document: OpenApiDocument, schema: unknown): unknown {
+  const own = derefSchema(document, schema, '/item');
+  if (!isRecord(own)) return own;
+  return Object.fromEntries(
+    Object.entries(own).filter(([name]) => !['example', 'examples', 'default'].includes(name)),
+  );
 }

@@ -1,6 +1,8 @@
 import type { GenerateValue } from '../contract/answer-generator.js';
 import type { Resource, ResourceModel } from '../contract/resource-model.js';
 import { errorMessage } from '../util/error-message.js';
+import { freshValueSchema, itemShapeOf } from '../contract/item-shape.js';
+import type { OpenApiDocument } from '../contract/openapi-document.js';
 import { Refusal } from '../util/refusal.js';
 import {
   compareKeys,
@@ -11,6 +13,9 @@ import {
   type Item,
   type ItemPlace,
 } from './item.js';
+
+/** Tries of a generated string key before a number is taken instead. */
+const KEY_TRIES = 5;
 
 /** Parents whose children are seeded: the first ones of each seeded collection. */
 export const SEEDED_PARENTS = 2;
@@ -50,6 +55,7 @@ export class SeedError extends Refusal {
  */
 export function createItemSeeds(
   model: ResourceModel,
+  document: OpenApiDocument,
   generate: GenerateValue,
   count: number,
 ): ItemSeeds {
@@ -69,7 +75,11 @@ export function createItemSeeds(
         throw new SeedError(resource.name, errorMessage(error));
       }
       if (!isItem(value)) throw new SeedError(resource.name, 'its item schema is not an object');
-      const key = seededKey(resource, value, index * count + i + 1, taken);
+      const n = index * count + i + 1;
+      const key =
+        resource.key.kind === 'string'
+          ? await stringKey(resource, [...place.parents, i], taken)
+          : madeKey(resource.key.kind, n);
       taken.add(key.toString());
       items.push({ ...value, [resource.key.property]: key });
     }
@@ -94,6 +104,30 @@ export function createItemSeeds(
     return index < 0 ? undefined : index;
   }
 
+  /**
+   * A seeded string key: generated from the key's own schema (so it keeps to its pattern or
+   * format), tried again where taken; the item's number where nothing new comes.
+   */
+  async function stringKey(
+    resource: Resource,
+    mix: readonly (string | number)[],
+    taken: ReadonlySet<string>,
+  ): Promise<string> {
+    const own = itemShapeOf(document, resource.itemSchema).schemas.get(resource.key.property);
+    const schema = own === undefined ? { type: 'string' } : freshValueSchema(document, own);
+    for (let attempt = 0; attempt < KEY_TRIES; attempt += 1) {
+      let value: unknown;
+      try {
+        value = await generate(schema, [resource.name, 'key', ...mix, attempt]);
+      } catch (error) {
+        throw new SeedError(resource.name, errorMessage(error));
+      }
+      const text = keyText(value);
+      if (text !== undefined && text !== '' && !taken.has(text)) return text;
+    }
+    return String(taken.size + 1);
+  }
+
   function itemsOf(place: ItemPlace): Promise<readonly Item[]> {
     const resource = resources.get(place.resource);
     if (!resource) return Promise.resolve([]);
@@ -116,23 +150,6 @@ export function createItemSeeds(
     },
     keyOf: (name) => resources.get(name)?.key.property ?? 'id',
   };
-}
-
-/**
- * A seeded item's key: the `n`th the store would make, unless clients name the keys (then the
- * generated value, made unique with `-n`).
- */
-function seededKey(
-  resource: Resource,
-  generated: Item,
-  n: number,
-  taken: ReadonlySet<string>,
-): string | number | bigint {
-  const { key } = resource;
-  if (key.kind !== 'string' || key.fromClient === 'never') return madeKey(key.kind, n);
-  const text = keyText(generated[key.property]);
-  if (text === undefined || text === '') return String(n);
-  return taken.has(text) ? `${text}-${String(n)}` : text;
 }
 
 /** The seeded item of a place with this key, if any: what a place holds until its first write. */
