@@ -6,12 +6,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadContract, type Contract } from '../../src/contract/load-contract.js';
 import { loadScenarios } from '../../src/contract/load-scenarios.js';
+import type { ResourceModel } from '../../src/contract/resource-model.js';
 import { FileError } from '../../src/util/located-file.js';
 import { defaultScenariosDir } from '../../src/util/paths.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 
 /** The folder of the own-contract fixtures. */
 export const OWN_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'own');
+
+/** createApp's `resources`, empty: an app given it answers every operation from the contract. */
+export const NO_RESOURCES: ResourceModel = { resources: [], stateless: [] };
 
 /** The path of a fixture under test/fixtures/own/. */
 export function ownPath(...parts: string[]): string {

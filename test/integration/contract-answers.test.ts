@@ -4,16 +4,23 @@ import { loadContract } from '../../src/contract/load-contract.js';
 import { loadScenarios } from '../../src/contract/load-scenarios.js';
 import { defaultScenariosDir } from '../../src/util/paths.js';
 import { coverageOf } from '../helpers/coverage-http.js';
+import { NO_RESOURCES } from '../helpers/own-contract.js';
 import { activate, asJournal, expectError, petHeaders } from '../helpers/scenario-http.js';
 import { AUTH, createTestApp, isLive, type TestAppOptions } from '../helpers/test-app.js';
 
 // Operations the mock has no handler for are answered from the contract: its example, or data
-// generated from its schema with a seeded faker, validated like every answer.
+// generated from its schema with a seeded faker, validated like every answer. The store's orders
+// and animals would be resources (test/integration/resources.test.ts): here they are not.
 const store = loadContract(join(import.meta.dirname, '..', 'fixtures', 'store-contract.yaml'));
 const storeScenarios = loadScenarios(defaultScenariosDir, store, { builtIn: true });
 
 async function storeApp(options: TestAppOptions = {}) {
-  return createTestApp({ contract: store, scenarios: storeScenarios, ...options });
+  return createTestApp({
+    contract: store,
+    scenarios: storeScenarios,
+    resources: NO_RESOURCES,
+    ...options,
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,13 +8,18 @@
 import type { Test } from 'supertest';
 import request from 'supertest';
 import { expectError } from '../helpers/http-matrix.js';
-import { errors, loadOwn, ownApp, record } from '../helpers/own-contract.js';
+import { errors, loadOwn, NO_RESOURCES, ownApp, record } from '../helpers/own-contract.js';
 
 const shop = loadOwn('answers', 'answers.yaml');
 const ISBN = '9780000000001';
 
+/** An app that answers from the contract: its books and authors are no resources here. */
+async function shopApp() {
+  return ownApp(shop, { resources: NO_RESOURCES });
+}
+
 async function app() {
-  return (await ownApp(shop)).app;
+  return (await shopApp()).app;
 }
 
 /** The response's body as the bytes sent, whatever its media type. */
@@ -124,7 +129,7 @@ describe('XML written from the schema', () => {
   });
 
   it('the same operation as JSON: generated data that keeps to the schema', async () => {
-    const { app: client, logs } = await ownApp(shop);
+    const { app: client, logs } = await shopApp();
     const res = await request(client).get(`/shop/books/${ISBN}`).expect(200);
     expect(res.headers['x-mock-answer']).toBe('generated');
     expect(shop.checkSchema('Book')(res.body)).toEqual([]);

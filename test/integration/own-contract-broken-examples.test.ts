@@ -5,9 +5,23 @@
  */
 import request from 'supertest';
 import { asJournal } from '../helpers/scenario-http.js';
-import { errors, list, loadOwn, ownApp, record, warnings } from '../helpers/own-contract.js';
+import {
+  errors,
+  list,
+  loadOwn,
+  NO_RESOURCES,
+  ownApp,
+  record,
+  warnings,
+} from '../helpers/own-contract.js';
+import type { TestAppOptions } from '../helpers/test-app.js';
 
 const gadgets = loadOwn('broken-examples', 'gadgets.yaml');
+
+/** An app over gadgets.yaml that answers from the contract: its gadgets are no resource here. */
+async function gadgetsApp(options: TestAppOptions = {}) {
+  return ownApp(gadgets, { resources: NO_RESOURCES, ...options });
+}
 
 /** The warnings that name an operation's broken example. */
 function brokenWarnings(logs: readonly Record<string, unknown>[], operation: string) {
@@ -16,7 +30,7 @@ function brokenWarnings(logs: readonly Record<string, unknown>[], operation: str
 
 describe('an example that breaks its schema, by default', () => {
   it('is replaced by generated data that keeps to the schema, and says so', async () => {
-    const { app, logs } = await ownApp(gadgets);
+    const { app, logs } = await gadgetsApp();
     const res = await request(app).get('/gadgets/gadgets/7').expect(200);
     expect(res.headers['x-mock-answer']).toBe('generated; example-breaks-schema');
     expect(gadgets.checkSchema('Gadget')(res.body)).toEqual([]);
@@ -25,14 +39,14 @@ describe('an example that breaks its schema, by default', () => {
   });
 
   it('a named example of `examples` as well', async () => {
-    const { app } = await ownApp(gadgets);
+    const { app } = await gadgetsApp();
     const res = await request(app).get('/gadgets/gadgets').expect(200);
     expect(res.headers['x-mock-answer']).toBe('generated; example-breaks-schema');
     for (const gadget of list(res.body)) expect(typeof record(gadget).id).toBe('number');
   });
 
   it('is warned of once per operation, naming the breach', async () => {
-    const { app, logs } = await ownApp(gadgets);
+    const { app, logs } = await gadgetsApp();
     await request(app).get('/gadgets/gadgets/1').expect(200);
     await request(app).get('/gadgets/gadgets/2').expect(200);
     await request(app).get('/gadgets/gadgets').expect(200);
@@ -44,7 +58,7 @@ describe('an example that breaks its schema, by default', () => {
   });
 
   it('leaves an example that keeps to its schema alone', async () => {
-    const { app, logs } = await ownApp(gadgets);
+    const { app, logs } = await gadgetsApp();
     const res = await request(app).get('/gadgets/gadgets/7/manual').expect(200);
     expect(res.headers['x-mock-answer']).toBe('example');
     expect(res.body).toEqual({ pages: 12 });
@@ -54,7 +68,7 @@ describe('an example that breaks its schema, by default', () => {
 
 describe('the coverage report lists them', () => {
   it('as JSON: operation, status, media type, the example named, the first breach', async () => {
-    const { app } = await ownApp(gadgets);
+    const { app } = await gadgetsApp();
     // Before any request: the report looks at every example of the contract.
     const res = await request(app).get('/__admin/coverage').expect(200);
     const broken = list(record(res.body).brokenExamples);
@@ -79,7 +93,7 @@ describe('the coverage report lists them', () => {
   });
 
   it('as Markdown: a table of them', async () => {
-    const { app } = await ownApp(gadgets);
+    const { app } = await gadgetsApp();
     const res = await request(app).get('/__admin/coverage?format=markdown').expect(200);
     const lines = res.text.split('\n');
     const header = lines.findIndex((line) => /^\| operation \| status \| media type \|/.test(line));
@@ -104,7 +118,7 @@ describe('the coverage report lists them', () => {
 
 describe("with brokenExamples: 'serve'", () => {
   it('the example is answered as written, and says so', async () => {
-    const { app, logs } = await ownApp(gadgets, { brokenExamples: 'serve' });
+    const { app, logs } = await gadgetsApp({ brokenExamples: 'serve' });
     const res = await request(app).get('/gadgets/gadgets/7').expect(200);
     expect(res.headers['x-mock-answer']).toBe('example; breaks-schema');
     expect(res.body).toEqual({ id: 7, name: 'Sprocket', price: -3 });
@@ -113,7 +127,7 @@ describe("with brokenExamples: 'serve'", () => {
   });
 
   it("the breach is journaled in the request's validationErrors", async () => {
-    const { app } = await ownApp(gadgets, { brokenExamples: 'serve' });
+    const { app } = await gadgetsApp({ brokenExamples: 'serve' });
     await request(app).get('/gadgets/gadgets/7').expect(200);
     await request(app).get('/gadgets/gadgets/7/manual').expect(200);
     const [manual, gadget] = asJournal((await request(app).get('/__admin/requests')).body);
@@ -124,14 +138,14 @@ describe("with brokenExamples: 'serve'", () => {
   });
 
   it('a named example as written too', async () => {
-    const { app } = await ownApp(gadgets, { brokenExamples: 'serve' });
+    const { app } = await gadgetsApp({ brokenExamples: 'serve' });
     const res = await request(app).get('/gadgets/gadgets').expect(200);
     expect(res.headers['x-mock-answer']).toBe('example; breaks-schema');
     expect(res.body).toEqual([{ id: 'G-1', name: 'Widget' }]);
   });
 
   it('by default, nothing of it is journaled', async () => {
-    const { app } = await ownApp(gadgets);
+    const { app } = await gadgetsApp();
     await request(app).get('/gadgets/gadgets/7').expect(200);
     const [entry] = asJournal((await request(app).get('/__admin/requests')).body);
     expect(entry?.validationErrors).toEqual([]);
@@ -142,8 +156,8 @@ describe('two apps over one contract share its validator, each hearing its own a
   it('serves each broken example in its own app, journaled there only, however requests interleave', async () => {
     // Both apps hear breaches through the one validator built for the contract
     // (http/contract-validator.ts): each request must reach its own app's listener.
-    const first = await ownApp(gadgets, { brokenExamples: 'serve' });
-    const second = await ownApp(gadgets, { brokenExamples: 'serve' });
+    const first = await gadgetsApp({ brokenExamples: 'serve' });
+    const second = await gadgetsApp({ brokenExamples: 'serve' });
     // The first app's answers wait (the built-in slow scenario) while the second's pass through
     // the validator: each answer is judged after the other app's requests have reached it.
     const answers = await Promise.all(

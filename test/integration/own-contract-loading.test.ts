@@ -12,6 +12,7 @@ import {
   fileErrorOf,
   list,
   loadOwn,
+  NO_RESOURCES,
   ownApp,
   ownPath,
   placeOf,
@@ -30,6 +31,8 @@ describe('a valid document starts, however it is written', () => {
 
   describe('split over files, each $ref relative to the file that writes it', () => {
     const split = loadOwn('loading', 'split', 'openapi.yaml');
+    // The contract answers, not the resource its shelves would be: reading the files is the point.
+    const splitApp = () => ownApp(split, { resources: NO_RESOURCES });
 
     it('reads every file, nested folders and cycles across files included', () => {
       const beside = [
@@ -48,7 +51,7 @@ describe('a valid document starts, however it is written', () => {
     });
 
     it("answers a path item's example written in another file", async () => {
-      const { app, logs } = await ownApp(split);
+      const { app, logs } = await splitApp();
       const res = await request(app).get('/library/books').expect(200);
       expect(res.body).toEqual([
         { isbn: '9780141036144', title: 'Nineteen Eighty-Four', author: { name: 'George Orwell' } },
@@ -57,7 +60,7 @@ describe('a valid document starts, however it is written', () => {
     });
 
     it('generates from schemas in other files, cycles bounded, and validates the answer', async () => {
-      const { app, logs } = await ownApp(split);
+      const { app, logs } = await splitApp();
       const res = await request(app).get('/library/shelves/2').expect(200);
       expect(res.headers['x-mock-answer']).toBe('generated');
       const shelf = record(res.body);
@@ -70,7 +73,7 @@ describe('a valid document starts, however it is written', () => {
     });
 
     it('checks a request against a parameter written in another file', async () => {
-      const { app } = await ownApp(split);
+      const { app } = await splitApp();
       const res = await request(app).get('/library/shelves/0');
       expect(expectError(res, 400, 'bad_request').message).toContain('shelfId');
     });
@@ -78,6 +81,8 @@ describe('a valid document starts, however it is written', () => {
 
   describe('what strict tools choke on', () => {
     const quirks = loadOwn('loading', 'quirks.yaml');
+    // The contract answers, not the resource its documents would be: its examples are the point.
+    const quirksApp = () => ownApp(quirks, { resources: NO_RESOURCES });
 
     it('names operations without an operationId by method and path template', () => {
       expect(quirks.operations.operations.map((op) => op.name)).toEqual([
@@ -88,7 +93,7 @@ describe('a valid document starts, however it is written', () => {
     });
 
     it("answers examples whose objects carry `$id` and `id` as they are (no schema's name)", async () => {
-      const { app } = await ownApp(quirks);
+      const { app } = await quirksApp();
       const res = await request(app).get('/archive/documents').expect(200);
       expect(res.headers['x-mock-answer']).toBe('example');
       expect(list(res.body).map((doc) => record(doc).$id)).toEqual([
@@ -98,7 +103,7 @@ describe('a valid document starts, however it is written', () => {
     });
 
     it("answers a schema's own example (the one with `$id`) where the media type has none", async () => {
-      const { app } = await ownApp(quirks);
+      const { app } = await quirksApp();
       const res = await request(app).get('/archive/documents/urn:doc:7').expect(200);
       expect(res.headers['x-mock-answer']).toBe('example');
       expect(res.body).toEqual({
@@ -110,14 +115,14 @@ describe('a valid document starts, however it is written', () => {
     });
 
     it('keeps a pattern with needless escapes (`\\:`) meaning what it says', async () => {
-      const { app } = await ownApp(quirks);
+      const { app } = await quirksApp();
       const res = await request(app).get('/archive/documents/doc-7');
       expect(expectError(res, 400, 'bad_request').message).toContain('docId');
       expect(quirks.checkSchema('Document')(documentWith({ id: 'urn:doc:x' }))).not.toEqual([]);
     });
 
     it('answers a response written as a $ref with `content: {}` with no body', async () => {
-      const { app } = await ownApp(quirks);
+      const { app } = await quirksApp();
       const res = await request(app).delete('/archive/documents/urn:doc:7').expect(204);
       expect(res.text).toBe('');
     });
@@ -239,13 +244,16 @@ describe("the pet handlers answer only the Pet Store's own operations", () => {
     expect(await res.json()).toEqual([{ vaccine: 'rabies', date: '2026-02-01' }]);
   });
 
-  it('the same operationIds on other paths are answered from the contract', async () => {
+  it('the same operationIds on other paths are a resource of their own, not the packaged pets', async () => {
     const { app } = await ownApp(loadOwn('pets', 'renamed-paths.yaml'));
     const listed = await request(app).get('/shelter/animals').expect(200);
-    expect(listed.headers['x-mock-answer']).toBe('example');
-    expect(listed.body).toEqual([{ id: 900, name: 'Biscuit', categoryId: 1 }]);
+    expect(listed.headers['x-mock-answer']).toBeUndefined();
+    // The three seeded items (--item-count), not the 30 packaged pets nor the contract's example.
+    const animals = list(listed.body).map(record);
+    expect(animals.map((animal) => animal.id)).toEqual([1, 2, 3]);
     const got = await request(app).get('/shelter/animals/1').expect(200);
-    expect(got.body).toEqual({ id: 901, name: 'Pickle', categoryId: 2 });
+    expect(got.body).toEqual(animals[0]);
+    expectError(await request(app).get('/shelter/animals/99'), 404, 'not_found');
   });
 
   it('without a Pet schema the contract answers, and nothing requires one', async () => {

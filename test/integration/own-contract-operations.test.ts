@@ -2,18 +2,19 @@
  * Bring your own contract, 6: operations without an operationId. The journal, coverage,
  * scenarios and Prefer all name one as `METHOD /path/{template}`; a path matches its most
  * specific template (`/items/mine` before `/items/{id}`), whatever order the document writes them.
+ * The app keeps no resources: every operation is answered from the contract's examples.
  */
 import request from 'supertest';
 import { loadScenarios } from '../../src/contract/load-scenarios.js';
 import { coverageOf } from '../helpers/coverage-http.js';
-import { loadOwn, ownApp, ownPath } from '../helpers/own-contract.js';
+import { loadOwn, NO_RESOURCES, ownApp, ownPath } from '../helpers/own-contract.js';
 import { activate, asJournal, asScenarioListing, expectError } from '../helpers/scenario-http.js';
 
 const inventory = loadOwn('operations', 'inventory.yaml');
 const ownScenarios = loadScenarios(ownPath('operations', 'scenarios'), inventory);
 
 async function app() {
-  return (await ownApp(inventory, { scenarios: ownScenarios })).app;
+  return (await ownApp(inventory, { scenarios: ownScenarios, resources: NO_RESOURCES })).app;
 }
 
 async function journalOf(client: Awaited<ReturnType<typeof app>>) {

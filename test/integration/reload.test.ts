@@ -277,12 +277,14 @@ describe('a broken edit never takes the mock down', () => {
 });
 
 describe('--watch at start', () => {
-  it('logs what it watches: the contract, the scenario folders (built-in, then its own), the fixtures', async () => {
+  it('logs what it watches: the contract and its hints file, the scenario folders (built-in, then its own), the fixtures', async () => {
     const { logger, lines } = captureLogger();
     mock = await startMockServer({ ...files, watch: true, logger });
     const line = lines.find((entry) => Array.isArray(entry.watching));
     expect(line?.watching).toEqual([
       files.contract,
+      // Watched though absent: a hints file written later applies.
+      join(dir, 'openapi.mock-hints.yaml'),
       defaultScenariosDir,
       files.scenariosDir,
       files.fixtures,
