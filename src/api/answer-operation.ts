@@ -22,10 +22,28 @@ export interface OperationAnswerers {
   readonly initial?: readonly Pet[] | undefined;
 }
 
+type Req = Parameters<RequestHandler>[0];
+
+/**
+ * The body a resource can store: the exact JSON (int64 digits kept), or a form's fields typed
+ * by their schema (read-body.ts); undefined for none, and for a body of any other media type
+ * (XML, bytes), which the contract answers.
+ */
+function storableBody(req: Req, call: PetCall): { readonly body: unknown } | undefined {
+  if (call.body !== undefined) return isRecord(call.body) ? { body: call.body } : undefined;
+  const type = req.headers['content-type'];
+  if (type === undefined) return { body: undefined };
+  const kind = kindOf(type);
+  return (kind === 'form' || kind === 'multipart') && isRecord(req.body)
+    ? { body: req.body }
+    : undefined;
+}
+
 /** The request as a resource handler reads it, its session's items bound. */
 function resourceRequest(
-  req: Parameters<RequestHandler>[0],
+  req: Req,
   call: PetCall,
+  body: unknown,
   state: MockState,
   seeds: ItemSeeds,
 ): ResourceRequest {
@@ -33,7 +51,7 @@ function resourceRequest(
   return {
     params: call.params ?? {},
     query: req.query,
-    body: call.body,
+    body,
     mediaType: req.headers['content-type']?.split(';')[0]?.trim().toLowerCase(),
     url: {
       origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
@@ -77,10 +95,11 @@ export function answerOperation(
     const accepted =
       answers.mediaTypesOf(op).length === 0 || req.accepts([...answers.mediaTypesOf(op)]);
     const answerType = typeof accepted === 'string' ? accepted : undefined;
+    const storable = storableBody(req, call);
     const resource =
       call.forcedStatus === undefined &&
       (answerType === undefined || kindOf(answerType) === 'json') &&
-      (call.body === undefined || isRecord(call.body))
+      storable !== undefined
         ? resources.get(op.name)
         : undefined;
     if (pet) {
@@ -95,7 +114,7 @@ export function answerOperation(
         },
       });
     } else if (resource) {
-      reply = await resource(resourceRequest(req, call, state, seeds));
+      reply = await resource(resourceRequest(req, call, storable?.body, state, seeds));
     } else {
       const answer = await answers.answer(op, {
         status: call.forcedStatus,

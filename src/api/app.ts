@@ -20,9 +20,9 @@ import { logRequest, noSniff } from '../http/request-log.js';
 import { ROUTER_OPTIONS } from '../http/router-options.js';
 import { noticeDeprecation } from './deprecation.js';
 import { PetCalls } from '../http/pet-call.js';
-import { createPetHandlers } from './pet-handlers.js';
+import { createPetHandlers, withoutPetStore } from './pet-handlers.js';
 import { answerOperation } from './answer-operation.js';
-import { createResourceHandlers, withoutResourcesOf } from './resource-handlers.js';
+import { createResourceHandlers } from './resource-handlers.js';
 import { inferResources } from '../contract/infer-resources.js';
 import { hintsOfDocument } from '../contract/resource-hints.js';
 import { createItemSeeds } from '../state/item-seeds.js';
@@ -162,15 +162,14 @@ export function createApp(deps: AppDeps): Express {
   const pets = createPetHandlers({ defaultStatus: deps.defaultStatus }, contract);
   // The server infers with the hints file beside the contract too (load-definition.ts); a bare
   // app reads the contract's own x-mock-* hints, and no file.
-  const resources = withoutResourcesOf(
+  const resources = withoutPetStore(
     deps.resources ??
       inferResources(
         contract.document,
         contract.operations,
         hintsOfDocument(contract.path, contract.document, contract.operations),
       ),
-    new Set(pets.keys()),
-    "its resource is the Pet Store's pets, kept by their own handlers",
+    contract,
   );
   // Seeded lazily, place by place, with the app's contract version.
   const seeds = createItemSeeds(

@@ -7,6 +7,8 @@ import { quoteText } from '../util/quote-text.js';
 import type { Reply } from '../http/pet-call.js';
 import type { Contract } from '../contract/load-contract.js';
 import type { Operation } from '../contract/operation-index.js';
+import type { ResourceModel } from '../contract/resource-model.js';
+import { withoutResourcesOf } from './resource-handlers.js';
 
 /** A request that passed every check of the contract, as the handlers read it. */
 export interface CheckedRequest {
@@ -117,4 +119,19 @@ export function createPetHandlers(
     if (op && handler && isPetStoreOperation(op)) served.set(name, handler);
   }
   return served;
+}
+
+/**
+ * A contract's resources as the mock serves them: the Pet Store's pets left to their own
+ * handlers (withoutResourcesOf), as the app and `petstore-mock resources` show them.
+ */
+export function withoutPetStore(
+  model: ResourceModel,
+  contract: Pick<Contract, 'operations' | 'hasSchema'>,
+): ResourceModel {
+  return withoutResourcesOf(
+    model,
+    new Set(createPetHandlers({}, contract).keys()),
+    "its resource is the Pet Store's pets, kept by their own handlers",
+  );
 }

@@ -4,6 +4,7 @@ import { loadContract } from '../contract/load-contract.js';
 import type { Resource, ResourceModel, ResourceOperation } from '../contract/resource-model.js';
 import { readResourceHints } from '../contract/resource-hints.js';
 import { errorMessage } from '../util/error-message.js';
+import { createPetHandlers, withoutPetStore } from '../api/pet-handlers.js';
 import { defaultContractPath } from '../util/paths.js';
 import type { CommandOutput } from './coverage-command.js';
 
@@ -26,11 +27,15 @@ function operationLine(op: ResourceOperation): string {
   const parts = [`${op.role.padEnd(8)}${op.operation} ${String(op.status)}`];
   const list = op.list;
   if (list && list.filters.length > 0) {
-    parts.push(`filters ${list.filters.map((f) => (f.parameter === f.property ? f.parameter : `${f.parameter}→${f.property}`)).join(', ')}`);
+    parts.push(
+      `filters ${list.filters.map((f) => (f.parameter === f.property ? f.parameter : `${f.parameter}→${f.property}`)).join(', ')}`,
+    );
   }
   if (list?.paging) {
     const { size, start } = list.paging;
-    parts.push(`paging ${[size?.parameter, start && `${start.parameter} (${start.kind})`].filter(Boolean).join(', ')}`);
+    parts.push(
+      `paging ${[size?.parameter, start && `${start.parameter} (${start.kind})`].filter(Boolean).join(', ')}`,
+    );
   }
   if (list?.itemsProperty !== undefined) parts.push(`items in '${list.itemsProperty}'`);
   if (op.answerWrapper !== undefined) parts.push(`answer wrapped in '${op.answerWrapper}'`);
@@ -50,7 +55,10 @@ function resourceLines(resource: Resource): string[] {
 
 /** The model in words, for a terminal. */
 export function resourcesText(model: ResourceModel): string {
-  const lines = model.resources.length === 0 ? ['No resources: every operation is answered from the contract.'] : model.resources.flatMap(resourceLines);
+  const lines =
+    model.resources.length === 0
+      ? ['No resources inferred: every operation below is answered from the contract.']
+      : model.resources.flatMap(resourceLines);
   if (model.stateless.length > 0) {
     lines.push('', `Stateless (${String(model.stateless.length)}): answered from the contract`);
     for (const { operation, reason } of model.stateless) lines.push(`  ${operation}: ${reason}`);
@@ -81,8 +89,16 @@ export function runResourcesCommand(
     const path = values.contract ?? env.MOCK_CONTRACT ?? defaultContractPath;
     const contract = loadContract(path, { checked: path !== defaultContractPath });
     const hints = readResourceHints(path, contract.document, contract.operations);
-    const model = inferResources(contract.document, contract.operations, hints);
-    output.out(values.json === true ? `${JSON.stringify(model, null, 2)}\n` : resourcesText(model));
+    const model = withoutPetStore(
+      inferResources(contract.document, contract.operations, hints),
+      contract,
+    );
+    const pets = [...createPetHandlers({}, contract).keys()];
+    output.out(
+      values.json === true
+        ? `${JSON.stringify(model, null, 2)}\n`
+        : `${pets.length > 0 ? `pets: the Pet Store's own, kept by their handlers (${pets.join(', ')})\n` : ''}${resourcesText(model)}`,
+    );
     return 0;
   } catch (error) {
     output.err(`petstore-mock resources: ${errorMessage(error).split('\n')[0] ?? ''}`);

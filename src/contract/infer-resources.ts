@@ -112,7 +112,7 @@ export function inferResources(
   }
   addSearchLists({ document, views, hints, reasons, claimed }, drafts, operations.operations);
   return {
-    resources: finish(drafts),
+    resources: finish(drafts.filter((draft) => reachable(draft, claimed, reasons))),
     stateless: operations.operations
       .filter((op) => !claimed.has(op.name))
       .map((op) => ({
@@ -120,6 +120,24 @@ export function inferResources(
         reason: reasons.get(op.name) ?? `${op.method} ${op.pathKey} is not a REST shape`,
       })),
   };
+}
+
+/**
+ * Whether a resource's items can be reached: it has a list or a create. A read alone (a lookup,
+ * `GET /accounts/{id}`) would find only the seeded keys, which no client could learn: its
+ * operations are then answered from the contract (any key found), and say why.
+ */
+function reachable(draft: Draft, claimed: Set<string>, reasons: Map<string, string>): boolean {
+  if (draft.operations.some((op) => op.role === 'list' || op.role === 'create')) return true;
+  const target = draft.itemPath ?? draft.collectionPath;
+  for (const op of draft.operations) {
+    claimed.delete(op.operation);
+    reasons.set(
+      op.operation,
+      `${target} has no list nor create: its items would be found only by keys no client can learn`,
+    );
+  }
+  return false;
 }
 
 /** Why a collection and its item path are no resource: no read, nor a list and a create. */

@@ -7,6 +7,7 @@ import { Refusal } from '../util/refusal.js';
 import { errorMessage } from '../util/error-message.js';
 import { FileError } from '../util/located-file.js';
 import type { DefinitionPart, ReloadOutcome, ReloadStatus } from '../api/mock-control.js';
+import { keptItemsProblem } from './kept-items.js';
 import { placeOfFixture } from '../state/initial-data.js';
 import {
   currentDigests,
@@ -159,7 +160,11 @@ export class Reloader {
       return { changed, switchedOff: [], reset };
     }
     if (!reset) {
-      const problem = await keptPetsProblem(config, state, next, changed);
+      const problem =
+        (await keptPetsProblem(config, state, next, changed)) ??
+        (changed.includes('contract')
+          ? await keptItemsProblem(state, next, APPLY_WITH_RESET)
+          : undefined);
       if (problem !== undefined) throw this.#refuse(problem);
     }
     if (changed.includes('contract') || changed.includes('fixtures')) {

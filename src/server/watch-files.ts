@@ -50,7 +50,6 @@ function signatureOf(path: string): string {
   }
 }
 
-/** Whether a path is a folder now (a missing one is watched as a file may come). */
 /**
  * Calls `onChange` once a burst of changes to `paths` is over. The system's change events come
  * first where it sends them (fs.watch on each folder, since editors replace a file rather than

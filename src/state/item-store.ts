@@ -108,9 +108,12 @@ export class ItemStore {
     return true;
   }
 
-  /** Items in each place it has written to (the others hold their seeds). */
-  ownCounts(): ReadonlyMap<string, number> {
-    return new Map([...this.#own].map(([id, collection]) => [id, collection.keys.length]));
+  /** The items of each place it has written to (the others hold their seeds), by place id. */
+  stored(): { readonly place: string; readonly items: readonly Item[] }[] {
+    return [...this.#own].map(([place, collection]) => ({
+      place,
+      items: [...collection.byKey.values()],
+    }));
   }
 
   /** Back to the seeded items and counters; gives back what its writes were charged. */

@@ -77,3 +77,10 @@ export function madeKey(kind: ResourceKey['kind'], n: Int64): string | Int64 {
 export function isItem(value: unknown): value is Item {
   return isRecord(value);
 }
+
+/** The resource of a place, from its id (placeId). */
+export function resourceOfPlace(id: string): string {
+  if (!id.startsWith('[')) return id;
+  const parsed: unknown = JSON.parse(id);
+  return Array.isArray(parsed) && typeof parsed[0] === 'string' ? parsed[0] : id;
+}

@@ -10,6 +10,7 @@ import type {
   SessionId,
   SessionSummary,
   StateKind,
+  StoredItems,
   StoredPets,
   SwitchedOff,
 } from './mock-state.js';
@@ -206,6 +207,14 @@ export class LocalState implements MockState {
         session: session.id ?? null,
         ...session.store.storedPets(),
       })),
+    );
+  }
+
+  storedItems(): Promise<StoredItems[]> {
+    return attempt(() =>
+      this.#all().flatMap((session) =>
+        session.items.stored().map((stored) => ({ session: session.id ?? null, ...stored })),
+      ),
     );
   }
 

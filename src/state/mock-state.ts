@@ -55,6 +55,15 @@ export interface StoredPets {
   readonly layered: boolean;
 }
 
+/** The items one session keeps in one place it has written to, for a reload's checks. */
+export interface StoredItems {
+  /** null for the default session. */
+  readonly session: string | null;
+  /** The place's id (item.ts placeId): its resource, and its parents' keys. */
+  readonly place: string;
+  readonly items: readonly Item[];
+}
+
 /** A scenario switch turned off because its scenario is gone. */
 export interface SwitchedOff {
   readonly session: string | null;
@@ -184,6 +193,11 @@ export interface MockState {
   // --- reload: what a new contract, scenarios or fixtures change ---
   /** Every live session's pets besides the initial data. */
   storedPets(): Promise<StoredPets[]>;
+  /**
+   * Every live session's items in the places it has written to (the others show their seeds):
+   * what a new contract's item schemas must accept.
+   */
+  storedItems(): Promise<StoredItems[]>;
   /**
    * New initial data for every session, kept pets staying on top of it (a reload checked their
    * ids first); `identity` is what the mock serves now (a shared prefix records it).

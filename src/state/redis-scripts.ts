@@ -583,6 +583,22 @@ return out
 );
 
 /**
+ * Every session's items in the places it has written to: {sid, place, {json...}} each.
+ */
+export const STORED_ITEMS = script(
+  [],
+  `${EVERY_SESSION}${ITEM_KEYS}
+local out = {}
+for _, sid in ipairs(every_session()) do
+  for _, place in ipairs(redis.call('SMEMBERS', skey(sid, 'places'))) do
+    table.insert(out, {sid, place, redis.call('HVALS', items_of(sid, place))})
+  end
+end
+return out
+`,
+);
+
+/**
  * Tail: the names of the scenarios there are now. Turns off each switch whose scenario is gone;
  * returns sid, name of each.
  */

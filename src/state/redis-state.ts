@@ -12,6 +12,7 @@ import type {
   MockState,
   SessionId,
   SessionSummary,
+  StoredItems,
   StoredPets,
   SwitchedOff,
 } from './mock-state.js';
@@ -107,6 +108,7 @@ const SCRIPTS = {
   record: new LuaScript(scripts.RECORD),
   claimPrefix: new LuaScript(scripts.CLAIM_PREFIX),
   storedPets: new LuaScript(scripts.STORED_PETS),
+  storedItems: new LuaScript(scripts.STORED_ITEMS),
   switchOff: new LuaScript(scripts.SWITCH_OFF),
   resetAll: new LuaScript(scripts.RESET_ALL),
   listItems: new LuaScript(scripts.LIST_ITEMS),
@@ -656,6 +658,21 @@ export class RedisState implements MockState {
   async clearCoverage(session: string | undefined): Promise<void> {
     await this.#flush();
     await this.#run(SCRIPTS.clearCoverage, { sid: session === undefined ? '' : sid(session) });
+  }
+
+  async storedItems(): Promise<StoredItems[]> {
+    const result = await this.#run(SCRIPTS.storedItems, {});
+    if (!Array.isArray(result)) return [];
+    const entries: unknown[] = result;
+    return entries.flatMap((entry) => {
+      if (!Array.isArray(entry)) return [];
+      const parts: unknown[] = entry;
+      const [session, place, items] = parts;
+      if (typeof session !== 'string' || typeof place !== 'string' || !isStringArray(items)) {
+        return [];
+      }
+      return [{ session: session === '' ? null : session, place, items: items.map(itemOf) }];
+    });
   }
 
   async storedPets(): Promise<StoredPets[]> {

@@ -241,3 +241,23 @@ describe('GET /__admin/resources shows what was inferred and what a session hold
     expect(pluck(at(sessions.body, 'sessions'), 'id')).toEqual([null, 's1']);
   });
 });
+
+describe('bodies a resource stores, and those the contract answers', () => {
+  test('a form body is stored like JSON; an XML answer comes from the contract', async () => {
+    const bookshop = loadOwn('..', '..', '..', 'examples', 'contracts', 'bookshop', 'openapi.yaml');
+    const { app } = await ownApp(bookshop);
+    const key = { 'X-API-Key': 'any-key' };
+    const created = await request(app)
+      .post('/api/books')
+      .set(key)
+      .type('form')
+      .send('isbn=9780141439518&title=Emma&price=7.5');
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ isbn: '9780141439518', title: 'Emma', price: 7.5 });
+    const read = await request(app).get('/api/books/9780141439518').set(key);
+    expect(read.body).toEqual(created.body);
+    const xml = await request(app).get('/api/books').set(key).set('Accept', 'application/xml');
+    expect(xml.status).toBe(200);
+    expect(xml.headers['x-mock-answer']).toBeDefined(); // from the contract, not the state
+  });
+});

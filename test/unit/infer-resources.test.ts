@@ -314,8 +314,40 @@ describe('inferResources: the REST shapes of a collection and its item path', ()
     );
   });
 
+  it('makes no resource of a read alone (a lookup): its keys could not be learnt', () => {
+    const model = modelOf(
+      {
+        '/accounts/{id}': {
+          get: {
+            operationId: 'getAccount',
+            parameters: [pathParameter('id')],
+            responses: answer(200, object({ id: { type: 'integer' } })),
+          },
+          delete: {
+            operationId: 'deleteAccount',
+            parameters: [pathParameter('id')],
+            responses: answer(204),
+          },
+        },
+      },
+      {},
+    );
+    expect(model.resources).toEqual([]);
+    expect(reasonOf(model, 'getAccount')).toBe(
+      '/accounts/{id} has no list nor create: its items would be found only by keys no client can learn',
+    );
+    expect(reasonOf(model, 'deleteAccount')).toBe(reasonOf(model, 'getAccount'));
+  });
+
   it('matches the key by the parameter name, after the collection name, or its last word', () => {
+    // Each with its list: a read alone makes no resource (see below).
     const itemAt = (path: string, parameter: string, properties: Json): Json => ({
+      [path.slice(0, path.lastIndexOf('/'))]: {
+        get: {
+          operationId: `list ${path}`,
+          responses: answer(200, arrayOf(object(properties))),
+        },
+      },
       [path]: {
         get: {
           operationId: `get ${path}`,
@@ -462,9 +494,11 @@ describe('inferResources: how bodies and answers carry the item', () => {
 
   it('takes a PUT on the collection with the key in its body as the replace', () => {
     // The Swagger Petstore: PUT /pet replaces the pet its body names; POST /pet documents no
-    // success (only a 405): no answer of a create could pass the contract, so it stays stateless.
+    // success (only a 405): no answer of a create could pass the contract, so it stays stateless
+    // (the pets are reached by their list, findPetsByStatus there; a plain list here).
     const paths = (putBody: Json): Json => ({
       '/pet': {
+        get: { operationId: 'listPets', responses: answer(200, arrayOf(ref('Pet'))) },
         post: { operationId: 'addPet', ...body(ref('Pet')), responses: answer(405) },
         put: {
           operationId: 'updatePet',
@@ -744,6 +778,9 @@ describe('inferResources: nesting and names', () => {
   it('nests a collection under the item path of its parent, an unknown parent a 404', () => {
     const model = modelOf(
       {
+        '/users': {
+          get: { operationId: 'listUsers', responses: answer(200, arrayOf(ref('User'))) },
+        },
         '/users/{id}': {
           get: {
             operationId: 'getUser',

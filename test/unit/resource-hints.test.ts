@@ -54,6 +54,14 @@ function peopleContract(extensions: { item?: Json; list?: Json; q?: Json } = {})
           },
           ...extensions.list,
         },
+        // A create too: a resource needs a list or a create besides its read.
+        post: {
+          operationId: 'createPerson',
+          requestBody: { content: { 'application/json': { schema: ref } } },
+          responses: {
+            '201': { description: 'ok', content: { 'application/json': { schema: ref } } },
+          },
+        },
       },
       '/people/{login}': {
         get: {
@@ -129,7 +137,10 @@ describe('resource hints in the contract (x-mock-*)', () => {
       peopleContract({ item: { 'x-mock-key': 'handle' }, list: { 'x-mock-stateless': true } }),
     );
     expect(model.stateless).toEqual([{ operation: 'listPeople', reason: 'x-mock-stateless' }]);
-    expect(model.resources[0]?.operations.map((op) => op.operation)).toEqual(['getPerson']);
+    expect(model.resources[0]?.operations.map((op) => op.operation)).toEqual([
+      'createPerson',
+      'getPerson',
+    ]);
     expect(model.resources[0]?.hints).toContain('listPeople kept stateless (x-mock-stateless)');
   });
 
