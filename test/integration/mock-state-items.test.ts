@@ -220,6 +220,26 @@ describe(`MockState on ${testBackend}: items`, () => {
     expect(await state.getItem(undefined, seeds, users, '1')).toEqual({ id: 1, name: 'ann' });
   });
 
+  it('lists what each live session stored, by place, for a reload to check', async () => {
+    const state = await openState();
+    expect(await state.storedItems()).toEqual([]);
+    await state.createItem(undefined, seeds, users, { name: 'dee' }, madeKey());
+    await state.createItem('s1', seeds, ordersOf('1'), { total: 5 }, madeKey());
+    const stored = await state.storedItems();
+    const byPlace = (session: string | null, place: ItemPlace) =>
+      stored.find((entry) => entry.session === session && entry.place === placeId(place));
+    // A written place holds its seeded items copied, and the new one.
+    expect(
+      byPlace(null, users)
+        ?.items.map((item) => item.name)
+        .sort(),
+    ).toEqual(['ann', 'bob', 'cy', 'dee']);
+    expect(byPlace('s1', ordersOf('1'))?.items).toHaveLength(3);
+    expect(stored).toHaveLength(2);
+    await state.reset('s1');
+    expect(await state.storedItems()).toHaveLength(1);
+  });
+
   it('a reset brings back the seeded items and counters; resetAll every session’s', async () => {
     const state = await openState();
     await createUser(state, 'reset-a', 'dan');
