@@ -83,25 +83,37 @@ export function answerOperation(
   sendJson: SendJson,
 ): RequestHandler {
   const { pets, resources, seeds, answers, initial } = answerers;
+
+  /**
+   * A resource's handler where it keeps state for this request: JSON (or form) bodies and JSON
+   * answers. A request in another media type (XML), or whose status a scenario or Prefer forced,
+   * is answered from the contract.
+   */
+  function statefulRequest(
+    req: Req,
+    call: PetCall,
+    handler: ResourceHandler | undefined,
+  ): { handler: ResourceHandler; body: unknown; answerType: string | undefined } | undefined {
+    const op = call.match?.operation;
+    if (!handler || !op || call.forcedStatus !== undefined) return undefined;
+    const offered = answers.mediaTypesOf(op);
+    const accepted = offered.length === 0 ? undefined : req.accepts([...offered]);
+    const answerType = typeof accepted === 'string' ? accepted : undefined;
+    if (answerType !== undefined && kindOf(answerType) !== 'json') return undefined;
+    const storable = storableBody(req, call);
+    return storable && { handler, body: storable.body, answerType };
+  }
+
   return async function answerOperation(req, res) {
     const call = calls.of(req);
     const op = call.match?.operation;
     if (!op) throw new Error(`no operation for ${call.method} ${call.path}`);
     const { session } = call;
     let reply: Reply;
+    // The media type of a resource's JSON answer; undefined for a pet's (application/json).
+    let answerType: string | undefined;
     const pet = pets.get(op.name);
-    // A resource keeps state for JSON (or form) bodies and JSON answers; a request in another
-    // media type (XML), or one a scenario forced to another status, is answered from the contract.
-    const accepted =
-      answers.mediaTypesOf(op).length === 0 || req.accepts([...answers.mediaTypesOf(op)]);
-    const answerType = typeof accepted === 'string' ? accepted : undefined;
-    const storable = storableBody(req, call);
-    const resource =
-      call.forcedStatus === undefined &&
-      (answerType === undefined || kindOf(answerType) === 'json') &&
-      storable !== undefined
-        ? resources.get(op.name)
-        : undefined;
+    const resource = pet ? undefined : statefulRequest(req, call, resources.get(op.name));
     if (pet) {
       reply = await pet({
         params: call.params ?? {},
@@ -114,7 +126,8 @@ export function answerOperation(
         },
       });
     } else if (resource) {
-      reply = await resource(resourceRequest(req, call, storable?.body, state, seeds));
+      answerType = resource.answerType;
+      reply = await resource.handler(resourceRequest(req, call, resource.body, state, seeds));
     } else {
       const answer = await answers.answer(op, {
         status: call.forcedStatus,

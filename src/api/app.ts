@@ -182,6 +182,7 @@ export function createApp(deps: AppDeps): Express {
     document: contract.document,
     basePath: contract.operations.basePath,
     generate: answers.generate,
+    check: answers.check,
     contractBody: async (name) => {
       const op = contract.operations.byName(name);
       return op && (await answers.answer(op)).body;

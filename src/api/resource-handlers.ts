@@ -1,6 +1,9 @@
 import type { GenerateValue } from '../contract/answer-generator.js';
-import { freshValueSchema, itemShapeOf, type ItemShape } from '../contract/item-shape.js';
+import type { AnswerCheck } from '../contract/answer-check.js';
+import { itemShapeOf, type ItemShape } from '../contract/item-shape.js';
+import { KEY_TRIES, newStringKey } from '../state/item-seeds.js';
 import type { OpenApiDocument } from '../contract/openapi-document.js';
+import { templateParameters } from '../contract/operation-index.js';
 import type { Resource, ResourceModel, ResourceOperation } from '../contract/resource-model.js';
 import { HttpError } from '../http/http-error.js';
 import type { Reply } from '../http/pet-call.js';
@@ -44,6 +47,8 @@ export interface ResourceContract {
   readonly basePath: string;
   /** A value for a schema of the contract, seeded (ContractAnswers.generate). */
   readonly generate: GenerateValue;
+  /** Checks a value against a schema of the contract, as answers are checked. */
+  readonly check: AnswerCheck;
   /** The body of an operation's natural answer from the contract: a list's envelope. */
   readonly contractBody: (operation: string) => Promise<unknown>;
 }
@@ -62,11 +67,6 @@ interface Served {
    * model does not hold (`/repos/{owner}/{repo}/issues`) still keeps its items apart.
    */
   readonly placeParameters: readonly string[];
-}
-
-/** The parameters of a path template, in order: `/users/{userId}/orders` → `['userId']`. */
-function parametersOf(template: string): string[] {
-  return [...template.matchAll(/\{([^}]+)\}/g)].flatMap((match) => match[1] ?? []);
 }
 
 /** The key a path names, as the store writes keys; undefined where no item could have it. */
@@ -144,7 +144,7 @@ export function createResourceHandlers(
       resource,
       shape: itemShapeOf(contract.document, resource.itemSchema),
       ancestors,
-      placeParameters: parametersOf(resource.collectionPath),
+      placeParameters: templateParameters(resource.collectionPath),
     };
     for (const op of resource.operations) {
       handlers.set(op.operation, handlerOf(served, op, contract));
@@ -168,7 +168,7 @@ async function placeOf(
     if (parameter === undefined) continue;
     const text = request.params[parameter] ?? '';
     const key = keyFromPath(ancestor, text);
-    const parents = parametersOf(ancestor.collectionPath).map(
+    const parents = templateParameters(ancestor.collectionPath).map(
       (name) => texts.get(name) ?? request.params[name] ?? '',
     );
     if (
@@ -281,7 +281,7 @@ function handlerOf(
         const client = clientPart(shape, body, chosen === undefined ? undefined : keyProperty);
         const filled = await serverFilled(served, contract, client, [
           ...place.parents,
-          JSON.stringify(client),
+          stringifyJson(client),
         ]);
         const created = await createWithKey(served, contract, request, place, filled, chosen);
         if ('taken' in created) {
@@ -323,6 +323,16 @@ function handlerOf(
           const merged = mergePatch(kept, client);
           next = withServerPart(kept, isRecord(merged) ? merged : {});
         } else next = withServerPart(kept, { ...kept, ...client });
+        // A valid body may still make an item its schema refuses (a merge that drops a required
+        // property, a null where the item has none): refused, nothing stored.
+        const problems = contract.check(resource.itemSchema, next);
+        if (problems.length > 0) {
+          throw new HttpError(
+            400,
+            'bad_request',
+            `The item would no longer keep to its schema: ${problems.slice(0, 3).join('; ')}.`,
+          );
+        }
         if (!(await request.items.replace(place, key, next))) throw notFound(op, resource, key);
         return reply(op, itemAnswer(op, next));
       };
@@ -402,9 +412,6 @@ export function withoutResourcesOf(
   return { resources: kept, stateless: [...model.stateless, ...dropped] };
 }
 
-/** Tries of a generated string key before the store's counted one is taken instead. */
-const KEY_TRIES = 5;
-
 /**
  * Stores a created item under the client's key, or a new one: integer and uuid keys are the
  * store's (counted per session); a string key is generated from its own schema, so it keeps to
@@ -422,20 +429,14 @@ async function createWithKey(
   if (typeof chosen === 'string' || typeof chosen === 'number' || typeof chosen === 'bigint') {
     return request.items.create(place, item, { property: key.property, chosen });
   }
-  const own = served.shape.schemas.get(key.property);
-  const schema = own === undefined ? undefined : freshValueSchema(contract.document, own);
-  if (key.kind === 'string' && schema !== undefined) {
+  if (key.kind === 'string') {
     for (let attempt = 0; attempt < KEY_TRIES; attempt += 1) {
-      const made = keyText(
-        await contract.generate(schema, [
-          served.resource.name,
-          'key',
-          ...place.parents,
-          attempt,
-          stringifyJson(item),
-        ]),
-      );
-      if (made === undefined || made === '') break;
+      const made = await newStringKey(contract.generate, contract.document, served.resource, [
+        ...place.parents,
+        attempt,
+        stringifyJson(item),
+      ]);
+      if (made === undefined) break;
       const created = await request.items.create(place, item, {
         property: key.property,
         chosen: made,

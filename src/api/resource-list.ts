@@ -1,7 +1,18 @@
 import type { ListShape, Paging } from '../contract/resource-model.js';
 import { HttpError } from '../http/http-error.js';
 import { isRecord } from '../util/is-record.js';
-import { itemKeyText, keyText, type Item } from '../state/item.js';
+import { compareKeys, itemKeyText, keyText, type Item } from '../state/item.js';
+
+/** Names of an envelope's boolean saying whether another page follows. */
+const MORE_FLAGS = [
+  'has_more',
+  'hasMore',
+  'has_next',
+  'hasNext',
+  'more',
+  'has_next_page',
+  'hasNextPage',
+];
 
 /** Page size where the contract names a start but no size, nor a default for it. */
 const DEFAULT_PAGE_SIZE = 20;
@@ -32,14 +43,29 @@ function keyOfCursor(cursor: string, parameter: string): string {
   return key;
 }
 
-/** Whether an item's property equals a filter's query value (a repeated parameter: any of them). */
+/** A query value as text, to compare with an item's value (numbers by value: `7.50` is 7.5). */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  return undefined;
+}
+
+/**
+ * Whether an item's property equals a filter's query value (a repeated parameter: any of them).
+ * A number is compared by value, whatever the query's spelling.
+ */
 function matches(item: Item, property: string, wanted: unknown): boolean {
-  const actual =
-    keyText(item[property]) ??
-    (typeof item[property] === 'boolean' ? String(item[property]) : undefined);
-  if (actual === undefined) return false;
-  const values = Array.isArray(wanted) ? wanted : [wanted];
-  return values.some((value) => keyText(value) === actual || String(value) === actual);
+  const actual = item[property];
+  const text = textOf(actual);
+  if (text === undefined) return false;
+  const values: unknown[] = Array.isArray(wanted) ? wanted : [wanted];
+  return values.some((value) =>
+    typeof actual === 'number' && typeof value === 'string' && value.trim() !== ''
+      ? Number(value) === actual
+      : textOf(value) === text,
+  );
 }
 
 /** A whole number the validator has read from the query (coerced), or undefined. */
@@ -48,12 +74,16 @@ function numberOf(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
 }
 
-/** The page size asked for: the query's, else the contract's default, else every item. */
+/**
+ * The page size asked for: the query's, else the contract's default, else every item. A size
+ * below 1 (where the contract sets no minimum) counts as not given.
+ */
 function sizeOf(paging: Paging, query: Readonly<Record<string, unknown>>): number | undefined {
   const { size } = paging;
   if (!size) return paging.start ? DEFAULT_PAGE_SIZE : undefined;
+  const asked = numberOf(query[size.parameter]);
   return (
-    numberOf(query[size.parameter]) ??
+    (asked !== undefined && asked >= 1 ? asked : undefined) ??
     size.default ??
     (paging.start ? DEFAULT_PAGE_SIZE : undefined)
   );
@@ -88,9 +118,12 @@ export function pageOf(
         Math.max(0, (numberOf(asked) ?? start.first) - start.first) * (size ?? DEFAULT_PAGE_SIZE);
     else {
       const key = start.kind === 'cursor' ? keyOfCursor(asked, start.parameter) : asked;
-      const at = found.findIndex((item) => itemKeyText(item, keyProperty) === key);
-      // A key no longer listed (deleted since): the page starts after the keys before it.
-      first = at >= 0 ? at + 1 : found.length;
+      // The first item after that key: also where its own item is gone (deleted since) or
+      // filtered out.
+      const after = found.findIndex(
+        (item) => compareKeys(itemKeyText(item, keyProperty) ?? '', key) > 0,
+      );
+      first = after >= 0 ? after : found.length;
     }
   }
   const end = size === undefined ? found.length : first + size;
@@ -137,6 +170,10 @@ export function listAnswer(
   let body = withPath(envelope, [shape.itemsProperty], page.items);
   if (shape.totalProperty !== undefined) {
     body = withPath(body, shape.totalProperty.split('.'), page.total);
+  }
+  // A boolean saying whether more pages follow (Stripe's has_more), where the envelope has one.
+  for (const name of MORE_FLAGS) {
+    if (typeof body[name] === 'boolean') body[name] = page.nextStart !== undefined;
   }
   const { next } = shape;
   if (next) {

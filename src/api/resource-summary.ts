@@ -1,4 +1,5 @@
 import type { Resource, ResourceModel } from '../contract/resource-model.js';
+import { templateParameters } from '../contract/operation-index.js';
 import { HttpError } from '../http/http-error.js';
 import type { Item, ItemPlace } from '../state/item.js';
 import type { ItemSeeds } from '../state/item-seeds.js';
@@ -67,23 +68,15 @@ export async function resourceItems(
     const known = served.model.resources.map((r) => r.name).join(', ') || 'none';
     throw new HttpError(404, 'not_found', `No resource is named '${name}' (known: ${known}).`);
   }
-  const depth = depthOf(served.model, resource);
+  // Items sit under every parameter of their collection path (resource-handlers.ts placeOf).
+  const depth = templateParameters(resource.collectionPath).length;
   if (parents.length !== depth) {
     throw new HttpError(
       400,
       'bad_request',
-      `Resource '${name}' sits under ${String(depth)} parent item(s): give their keys as ?parent=, outermost first (${String(parents.length)} given).`,
+      `Resource '${name}' sits under ${String(depth)} path parameter(s) of ${resource.collectionPath}: give their values as ?parent=, outermost first (${String(parents.length)} given).`,
     );
   }
   const place: ItemPlace = { resource: name, parents };
   return state.listItems(session, served.seeds, place);
-}
-
-/** How many parents a resource's items sit under. */
-function depthOf(model: ResourceModel, resource: Resource): number {
-  let depth = 0;
-  for (let link = resource.parent; link; depth += 1) {
-    link = model.resources.find((r) => r.name === link?.resource)?.parent;
-  }
-  return depth;
 }

@@ -118,7 +118,8 @@ export function shapeOf(pathKey: string): string {
   return routeOf(pathKey).replace(/\{[^}]+\}/g, '{}');
 }
 
-function parameterNamesOf(template: string): string[] {
+/** The parameters of a path template, in order: `/users/{userId}/orders` → `['userId']`. */
+export function templateParameters(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
 }
 
@@ -227,7 +228,7 @@ export function createOperationIndex(document: OpenApiDocument): OperationIndex 
       }
       entries.push({
         pattern: templateToRegExp(routeOf(path)),
-        names: parameterNamesOf(routeOf(path)),
+        names: templateParameters(routeOf(path)),
         rank: specificityOf(routeOf(path)),
         operation: {
           name: operationId ?? `${method.toUpperCase()} ${path}`,

@@ -14,8 +14,25 @@ import {
   type ItemPlace,
 } from './item.js';
 
-/** Tries of a generated string key before a number is taken instead. */
-const KEY_TRIES = 5;
+/** Tries of a generated string key before a counted one is taken instead. */
+export const KEY_TRIES = 5;
+
+/**
+ * A new string key for a resource, generated from its key property's own schema without the
+ * schema's example (so it keeps to its pattern or format, and differs with `mix`); undefined
+ * where nothing but an empty text comes.
+ */
+export async function newStringKey(
+  generate: GenerateValue,
+  document: OpenApiDocument,
+  resource: Resource,
+  mix: readonly (string | number)[],
+): Promise<string | undefined> {
+  const own = itemShapeOf(document, resource.itemSchema).schemas.get(resource.key.property);
+  const schema = own === undefined ? { type: 'string' } : freshValueSchema(document, own);
+  const text = keyText(await generate(schema, [resource.name, 'key', ...mix]));
+  return text === '' ? undefined : text;
+}
 
 /** Parents whose children are seeded: the first ones of each seeded collection. */
 export const SEEDED_PARENTS = 2;
@@ -113,17 +130,14 @@ export function createItemSeeds(
     mix: readonly (string | number)[],
     taken: ReadonlySet<string>,
   ): Promise<string> {
-    const own = itemShapeOf(document, resource.itemSchema).schemas.get(resource.key.property);
-    const schema = own === undefined ? { type: 'string' } : freshValueSchema(document, own);
     for (let attempt = 0; attempt < KEY_TRIES; attempt += 1) {
-      let value: unknown;
+      let text: string | undefined;
       try {
-        value = await generate(schema, [resource.name, 'key', ...mix, attempt]);
+        text = await newStringKey(generate, document, resource, [...mix, attempt]);
       } catch (error) {
         throw new SeedError(resource.name, errorMessage(error));
       }
-      const text = keyText(value);
-      if (text !== undefined && text !== '' && !taken.has(text)) return text;
+      if (text !== undefined && !taken.has(text)) return text;
     }
     return String(taken.size + 1);
   }

@@ -82,6 +82,33 @@ describe('resources of a contract keep state (issue 30)', () => {
     expect(pluck(at(after.body, 'data'), 'username')).not.toContain('alice');
   });
 
+  test('int64 values above 2^53 are stored and answered exactly', async () => {
+    const { app } = await shopApp();
+    await request(app).post('/api/users').send({ username: 'ida', role: 'member' }).expect(201);
+    const created = await request(app)
+      .post('/api/users/ida/orders')
+      .set('Content-Type', 'application/json')
+      .send('{"item":"grain","quantity":9223372036854775807}');
+    expect(created.status).toBe(201);
+    const read = await request(app).get(`/api/users/ida/orders/${String(at(created.body, 'id'))}`);
+    expect(read.text).toContain('"quantity":9223372036854775807');
+  });
+
+  test('a valid patch that would make the item break its schema is refused, storing nothing', async () => {
+    const { app } = await shopApp();
+    await request(app)
+      .post('/api/users')
+      .send({ username: 'jo', role: 'member', email: 'jo@example.com' })
+      .expect(201);
+    // UserPatch lets email be null; User does not.
+    const patched = await request(app).patch('/api/users/jo').send({ email: null });
+    expect(patched.status).toBe(400);
+    expect(at(patched.body, 'message')).toMatch(/would no longer keep to its schema/);
+    const read = await request(app).get('/api/users/jo');
+    expect(read.status).toBe(200);
+    expect(at(read.body, 'email')).toBe('jo@example.com');
+  });
+
   test('a client key that is taken is the contract 409, and changes nothing', async () => {
     const { app } = await shopApp();
     await request(app).post('/api/users').send({ username: 'bob', role: 'member' }).expect(201);
