@@ -2,6 +2,8 @@ import type { LogLevel } from '../util/logger.js';
 import {
   BROKEN_EXAMPLES,
   PET_STATUSES,
+  RESOURCE_MODES,
+  type ResourceMode,
   coverageFormatOfFile,
   type BrokenExamples,
   type PetStatus,
@@ -126,6 +128,11 @@ export const SETTINGS = {
     value: '<status>',
     shown: '(none)',
     help: 'status given to pets created without one',
+  }),
+  resources: oneOf<ResourceMode>(RESOURCE_MODES, {
+    default: 'infer',
+    value: '<mode>',
+    help: "keep state for the contract's resources as inferred (docs/resources.md), or off: answer every operation from the contract",
   }),
   brokenExamples: oneOf<BrokenExamples>(BROKEN_EXAMPLES, {
     default: 'generate',

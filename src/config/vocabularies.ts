@@ -25,4 +25,8 @@ export function coverageFormatOfFile(path: string): CoverageFormat | undefined {
 
 /** What to do with a contract's example that breaks its own schema: answer generated data, or it. */
 export const BROKEN_EXAMPLES = ['generate', 'serve'] as const;
+
+/** Whether the contract's resources keep state (infer), or every operation is answered from it. */
+export const RESOURCE_MODES = ['infer', 'off'] as const;
+export type ResourceMode = (typeof RESOURCE_MODES)[number];
 export type BrokenExamples = (typeof BROKEN_EXAMPLES)[number];

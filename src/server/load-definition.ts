@@ -158,11 +158,14 @@ export async function loadDefinition(
     digestedFiles: contractFiles ?? [config.contract],
   });
   digests.contract = withHints(config.contract, digest);
-  const resources = inferResources(
-    contract.document,
-    contract.operations,
-    readResourceHints(config.contract, contract.document, contract.operations),
-  );
+  const resources: ResourceModel =
+    config.resources === 'off'
+      ? { resources: [], stateless: [] }
+      : inferResources(
+          contract.document,
+          contract.operations,
+          readResourceHints(config.contract, contract.document, contract.operations),
+        );
   const scenarios = loadScenarioFolders(scenarioFoldersOf(config), contract);
   const source = initialDataSource(config);
   const pets = await initialPets(config, source, contract);

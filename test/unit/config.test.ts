@@ -49,6 +49,7 @@ describe('loadConfig: defaults', () => {
       fixtures: defaultFixturesPath,
       apiKeys: [],
       defaultStatus: undefined,
+      resources: 'infer',
       brokenExamples: 'generate',
       logLevel: 'info',
       corsOrigin: [],
@@ -275,6 +276,15 @@ const OPTION_CASES: OptionCase[] = [
     flagValue: 'sold',
     fromEnv: { defaultStatus: 'pending' },
     fromFlag: { defaultStatus: 'sold' },
+  },
+  {
+    name: 'resources',
+    flag: 'resources',
+    env: 'MOCK_RESOURCES',
+    envValue: 'off',
+    flagValue: 'infer',
+    fromEnv: { resources: 'off' },
+    fromFlag: { resources: 'infer' },
   },
   {
     name: 'brokenExamples',
